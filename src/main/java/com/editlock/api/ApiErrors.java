@@ -1,0 +1,59 @@
+package com.editlock.api;
+
+import com.editlock.lock.InvalidLockKeyException;
+import com.editlock.lock.LockUnavailableException;
+import com.editlock.lock.UnknownResourceException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Turns every failure into a JSON error: 400 for bad input, 404 for records that do not exist, 409 with the holder
+ * for a lock that is taken, the JAX-RS status for the rest, and a 500 that tells nothing internal for the
+ * unexpected (logged here with its stack trace).
+ */
+@Provider
+public class ApiErrors implements ExceptionMapper<Throwable> {
+
+    private static final Logger LOG = Logger.getLogger(ApiErrors.class.getName());
+
+    @Override
+    public Response toResponse(Throwable failure) {
+        if (failure instanceof LockUnavailableException e) {
+            return json(Response.Status.CONFLICT.getStatusCode(), LockJson.locked(e.getMessage(), e.holders()));
+        }
+        if (failure instanceof InvalidLockKeyException e) {
+            return json(400, LockJson.error(e.getMessage()));
+        }
+        if (failure instanceof UnknownResourceException e) {
+            return json(404, LockJson.error(e.getMessage()));
+        }
+        if (failure instanceof WebApplicationException e) {
+            int status = e.getResponse().getStatus();
+            String message = e.getMessage() == null || e.getMessage().startsWith("HTTP ")
+                    ? defaultMessage(status) : e.getMessage();
+            return json(status, LockJson.error(message));
+        }
+        LOG.log(Level.SEVERE, "Unexpected failure in the JSON API", failure);
+        return json(500, LockJson.error("Something went wrong on the server; nothing was changed. Try again, and "
+                + "tell an administrator if it keeps happening."));
+    }
+
+    private static String defaultMessage(int status) {
+        return switch (status) {
+            case 404 -> "There is no such API resource.";
+            case 405 -> "This method is not allowed here.";
+            case 406 -> "This API answers in JSON only.";
+            case 415 -> "Send the body as application/json.";
+            default -> "The request failed with HTTP status " + status + ".";
+        };
+    }
+
+    private static Response json(int status, Object entity) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(entity).build();
+    }
+}

@@ -1,0 +1,54 @@
+package com.editlock.api;
+
+import com.editlock.lock.Lock;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+import java.util.List;
+
+/** How locks look in JSON. Owner ids and views never leave the server. */
+final class LockJson {
+
+    private LockJson() {
+    }
+
+    static JsonObject lock(Lock lock) {
+        return Json.createObjectBuilder()
+                .add("resource", lock.key().toString())
+                .add("mode", lock.mode().name())
+                .add("holder", holder(lock))
+                .add("acquiredAt", iso(lock.acquiredAt()))
+                .add("expiresAt", iso(lock.expiresAt()))
+                .add("token", lock.fencingToken())
+                .build();
+    }
+
+    static JsonObject locked(String message, List<Lock> holders) {
+        Lock first = holders.get(0);
+        var all = Json.createArrayBuilder();
+        holders.forEach(l -> all.add(Json.createObjectBuilder().add("resource", l.key().toString())
+                .add("mode", l.mode().name()).add("holder", holder(l)).add("since", iso(l.acquiredAt()))
+                .add("expiresAt", iso(l.expiresAt()))));
+        return Json.createObjectBuilder()
+                .add("error", "locked")
+                .add("message", message)
+                .add("holder", holder(first))
+                .add("since", iso(first.acquiredAt()))
+                .add("expiresAt", iso(first.expiresAt()))
+                .add("holders", all)
+                .build();
+    }
+
+    static JsonObject error(String message) {
+        return Json.createObjectBuilder().add("error", message).build();
+    }
+
+    private static JsonObjectBuilder holder(Lock lock) {
+        return Json.createObjectBuilder().add("user", lock.userLogin()).add("name", lock.displayName());
+    }
+
+    private static String iso(Instant instant) {
+        return instant.toString();
+    }
+}

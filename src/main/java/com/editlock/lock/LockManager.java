@@ -1,0 +1,75 @@
+package com.editlock.lock;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The only door to the {@code app_lock} table: Fowler's <em>Pessimistic Offline Lock</em> with the database as referee.
+ *
+ * <p>The protocol:
+ * <ol>
+ * <li>A screen or client calls {@link #acquire} <em>before</em> loading a record for editing. The call never waits:
+ * when another owner holds the resource, or a lock that overlaps it inside the same aggregate, it throws
+ * {@link LockUnavailableException} at once, naming who holds it, since when and until when at the latest.</li>
+ * <li>A grant carries a fencing token; every save presents it ({@link #verify}) in the save's own transaction, so a
+ * writer who lost the lock is refused.</li>
+ * <li>The holder's heartbeat ({@link #renew}) extends the lease; without it the lock lapses and the sweep
+ * ({@link #sweepExpired}) removes it.</li>
+ * <li>Locks end explicitly ({@link #release}), with the tab ({@link #releaseView}), with the HTTP session
+ * ({@link #releaseAll}), by lease expiry, or by an admin ({@link #forceRelease}). Every grant, denial and release is
+ * written to {@code lock_event} with its cause.</li>
+ * </ol>
+ * Re-acquiring a lock one already holds succeeds, keeps its token and moves it to the new view (a page reload).
+ * Several locks are taken in canonical key order, all or none.
+ */
+public interface LockManager {
+
+    /** Acquires {@code key} for {@code owner} from {@code view} (a tab's token, or {@code null} for API clients). */
+    Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view);
+
+    /** Acquires all keys, in canonical order, or none of them. */
+    List<Lock> acquireAll(Collection<LockKey> keys, LockMode mode, LockOwner owner, String view);
+
+    /** Releases the owner's lock on {@code key}; idempotent. Returns whether a lock was released. */
+    boolean release(LockKey key, String ownerId);
+
+    /** Releases the locks that one tab of the owner took (tab closed). Returns the released keys. */
+    List<LockKey> releaseView(String ownerId, String view);
+
+    /** Releases everything the owner holds (session ended); safe to call twice. Returns the released keys. */
+    List<LockKey> releaseAll(String ownerId);
+
+    /**
+     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's). A lapsed lock that
+     * nobody has taken or swept yet is renewed too, and audited as such. Returns the number of renewed locks.
+     */
+    int renew(String ownerId, String view);
+
+    /** The live lock on {@code key}: the writer if there is one, else the oldest reader. */
+    Optional<Lock> holder(LockKey key);
+
+    /** The owner's live locks. */
+    List<Lock> locksOf(String ownerId);
+
+    /** All live locks, oldest first. */
+    List<Lock> allLocks();
+
+    /**
+     * Releases whoever holds {@code key}, audited with the admin and the reason.
+     *
+     * @throws IllegalArgumentException when the reason is blank or longer than 500 characters
+     */
+    List<Lock> forceRelease(LockKey key, String adminLogin, String reason);
+
+    /**
+     * Checks, inside the caller's transaction, that {@code owner} still holds a live lock on {@code key} with
+     * {@code fencingToken}, and keeps it from being released until that transaction ends.
+     *
+     * @throws LockNotHeldException when it does not, with a sentence that says what happened
+     */
+    Lock verify(LockKey key, String ownerId, long fencingToken);
+
+    /** Deletes lapsed locks in batches, auditing each as expired. Returns the released keys. */
+    List<LockKey> sweepExpired();
+}

@@ -1,0 +1,68 @@
+package com.editlock.lock.internal;
+
+import com.editlock.lock.LockKey;
+import com.editlock.lock.LockManager;
+import com.editlock.platform.Settings;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Deletes lapsed locks every {@code locks.sweep.seconds}. The timer is non-persistent (persistent timers need the
+ * Hazelcast data grid, which Editlock keeps off) and created from configuration rather than a fixed {@code @Schedule}.
+ * Every node runs it; the batched {@code FOR UPDATE SKIP LOCKED} delete makes that safe and keeps acquisitions moving.
+ */
+@Startup
+@Singleton
+@DependsOn("PlatformStartup")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class LockSweep {
+
+    private static final Logger LOG = Logger.getLogger(LockSweep.class.getName());
+
+    @Resource
+    TimerService timers;
+
+    @Inject
+    LockManager locks;
+
+    @Inject
+    Settings settings;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    @PostConstruct
+    void schedule() {
+        long every = settings.sweepSeconds() * 1000L;
+        timers.createIntervalTimer(every, every, new TimerConfig("lock-sweep", false));
+    }
+
+    @Timeout
+    void sweep() {
+        if (!running.compareAndSet(false, true)) {
+            return; // the previous sweep is still busy; skip this tick rather than queue behind it
+        }
+        try {
+            List<LockKey> swept = locks.sweepExpired();
+            if (!swept.isEmpty()) {
+                LOG.fine(() -> "Swept " + swept.size() + " lapsed lock(s): " + swept);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Lock sweep failed; retrying at the next tick.", e);
+        } finally {
+            running.set(false);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package com.editlock.platform;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.inject.Inject;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * Runs before the web module serves: validates the settings (a bad value fails the deployment with a sentence naming
+ * the key), migrates the schema with Flyway from {@code db-migrations/}, and installs the demo data when asked.
+ */
+@Startup
+@Singleton
+@TransactionManagement(TransactionManagementType.BEAN)
+public class PlatformStartup {
+
+    private static final Logger LOG = Logger.getLogger(PlatformStartup.class.getName());
+
+    @Resource(lookup = Database.JNDI_NAME)
+    DataSource dataSource;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    DemoData demoData;
+
+    @PostConstruct
+    void start() {
+        LOG.info(() -> "Editlock settings: lease " + settings.leaseSeconds() + " s, sweep every "
+                + settings.sweepSeconds() + " s, session timeout " + settings.sessionTimeoutSeconds()
+                + " s, demo data " + (settings.demoData() ? "on" : "off"));
+        var result = Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+        LOG.info(() -> "Schema migrated: " + result.migrationsExecuted + " migration(s) applied, now at version "
+                + (result.targetSchemaVersion == null ? "(unchanged)" : result.targetSchemaVersion));
+        if (settings.demoData()) {
+            demoData.install();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package com.editlock.platform;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Editlock's settings, read once and validated. Each key is a MicroProfile Config property and, by MicroProfile's
+ * mapping, an environment variable: {@code locks.lease.seconds} is also {@code LOCKS_LEASE_SECONDS}.
+ * A bad value is an {@link InvalidSettingException} that names the key and the accepted range.
+ */
+public final class Settings {
+
+    public static final String LEASE_SECONDS = "locks.lease.seconds";
+    public static final String SWEEP_SECONDS = "locks.sweep.seconds";
+    public static final String SESSION_TIMEOUT_SECONDS = "locks.session.timeout.seconds";
+    public static final String DEMO_DATA = "locks.demo.data";
+    public static final String HTTP_PORT = "locks.http.port";
+
+    private final int leaseSeconds;
+    private final int sweepSeconds;
+    private final int sessionTimeoutSeconds;
+    private final boolean demoData;
+    private final int httpPort;
+
+    private Settings(Reader r) {
+        leaseSeconds = r.integer(LEASE_SECONDS, 120, 5, 86_400);
+        sweepSeconds = r.integer(SWEEP_SECONDS, 15, 1, 3_600);
+        sessionTimeoutSeconds = r.integer(SESSION_TIMEOUT_SECONDS, 1_800, 10, 604_800);
+        demoData = r.bool(DEMO_DATA, false);
+        httpPort = r.integer(HTTP_PORT, 8080, 1, 65_535);
+        r.failIfAnyBad();
+    }
+
+    /**
+     * Reads and validates all settings from {@code source} (a key to its raw value, empty when unset).
+     *
+     * @throws InvalidSettingException listing every bad key
+     */
+    public static Settings from(Function<String, Optional<String>> source) {
+        return new Settings(new Reader(source));
+    }
+
+    /** How long a lock lives without a heartbeat. */
+    public int leaseSeconds() {
+        return leaseSeconds;
+    }
+
+    /** How often the sweep deletes lapsed locks. */
+    public int sweepSeconds() {
+        return sweepSeconds;
+    }
+
+    /** An HTTP session idle this long ends, and with it every lock it holds. */
+    public int sessionTimeoutSeconds() {
+        return sessionTimeoutSeconds;
+    }
+
+    /** Whether demo users and configurators are installed at start-up. */
+    public boolean demoData() {
+        return demoData;
+    }
+
+    public int httpPort() {
+        return httpPort;
+    }
+
+    /** How often an open editor renews its leases: three heartbeats fit in one lease. */
+    public int heartbeatSeconds() {
+        return Math.max(1, leaseSeconds / 3);
+    }
+
+    /** The environment variable that sets {@code key}. */
+    public static String environmentName(String key) {
+        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    }
+
+    private static final class Reader {
+        private final Function<String, Optional<String>> source;
+        private final List<String> problems = new ArrayList<>();
+
+        Reader(Function<String, Optional<String>> source) {
+            this.source = source;
+        }
+
+        int integer(String key, int fallback, int min, int max) {
+            Optional<String> raw = source.apply(key).map(String::trim).filter(s -> !s.isEmpty());
+            if (raw.isEmpty()) {
+                return fallback;
+            }
+            try {
+                int value = Integer.parseInt(raw.get());
+                if (value >= min && value <= max) {
+                    return value;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            problems.add(name(key) + " is '" + raw.get() + "': it must be a whole number from " + min + " to " + max
+                    + ".");
+            return fallback;
+        }
+
+        boolean bool(String key, boolean fallback) {
+            Optional<String> raw = source.apply(key).map(s -> s.trim().toLowerCase(Locale.ROOT))
+                    .filter(s -> !s.isEmpty());
+            if (raw.isEmpty()) {
+                return fallback;
+            }
+            switch (raw.get()) {
+                case "true", "on", "yes", "1":
+                    return true;
+                case "false", "off", "no", "0":
+                    return false;
+                default:
+                    problems.add(name(key) + " is '" + raw.get() + "': it must be true or false (on/off).");
+                    return fallback;
+            }
+        }
+
+        void failIfAnyBad() {
+            if (!problems.isEmpty()) {
+                throw new InvalidSettingException(String.join(" ", problems));
+            }
+        }
+
+        private static String name(String key) {
+            return environmentName(key) + " (" + key + ")";
+        }
+    }
+}

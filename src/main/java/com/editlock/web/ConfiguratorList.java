@@ -1,0 +1,46 @@
+package com.editlock.web;
+
+import com.editlock.configurator.ConfiguratorService;
+import com.editlock.configurator.ConfiguratorSummary;
+import com.editlock.lock.Lock;
+import com.editlock.lock.LockManager;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The configurator list: every configurator with who is editing it. */
+@Named
+@RequestScoped
+public class ConfiguratorList {
+
+    /** One line of the list. */
+    public record Row(ConfiguratorSummary configurator, String lockState, boolean locked) {
+    }
+
+    @Inject
+    ConfiguratorService configurators;
+
+    @Inject
+    LockManager locks;
+
+    private List<Row> rows;
+
+    @PostConstruct
+    void load() {
+        Map<Long, List<Lock>> byAggregate = locks.allLocks().stream()
+                .collect(Collectors.groupingBy(l -> l.aggregate().id()));
+        LockSentences sentences = LockSentences.forServer();
+        rows = configurators.list().stream().map(c -> {
+            List<Lock> held = byAggregate.getOrDefault(c.id(), List.of());
+            return new Row(c, sentences.listState(held), !held.isEmpty());
+        }).toList();
+    }
+
+    public List<Row> getRows() {
+        return rows;
+    }
+}

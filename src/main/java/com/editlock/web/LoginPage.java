@@ -1,0 +1,71 @@
+package com.editlock.web;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.faces.application.FacesMessage;
+import jakarta.faces.context.ExternalContext;
+import jakarta.faces.context.FacesContext;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.security.enterprise.AuthenticationStatus;
+import jakarta.security.enterprise.SecurityContext;
+import jakarta.security.enterprise.authentication.mechanism.http.AuthenticationParameters;
+import jakarta.security.enterprise.credential.UsernamePasswordCredential;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+
+/** The login screen. */
+@Named
+@RequestScoped
+public class LoginPage {
+
+    @Inject
+    SecurityContext security;
+
+    @Inject
+    FacesContext faces;
+
+    private String username;
+    private String password;
+
+    public void login() throws IOException, ServletException {
+        ExternalContext ext = faces.getExternalContext();
+        HttpServletRequest request = (HttpServletRequest) ext.getRequest();
+        if (request.getUserPrincipal() != null) {
+            // Someone else logs in from this browser: end the first user's session (and release its locks) first.
+            request.logout();
+            HttpSession old = request.getSession(false);
+            if (old != null) {
+                old.invalidate();
+            }
+        }
+        AuthenticationStatus status = security.authenticate(request, (HttpServletResponse) ext.getResponse(),
+                AuthenticationParameters.withParams().newAuthentication(true)
+                        .credential(new UsernamePasswordCredential(username == null ? "" : username,
+                                password == null ? "" : password)));
+        switch (status) {
+            case SUCCESS -> ext.redirect(ext.getRequestContextPath() + "/configurators.xhtml");
+            case SEND_CONTINUE -> faces.responseComplete();
+            default -> faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR,
+                    "Wrong user name or password. Try again.", null));
+        }
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+}
