@@ -1,6 +1,7 @@
 package com.editlock.api;
 
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockEvent;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -38,6 +39,26 @@ final class LockJson {
                 .add("expiresAt", iso(first.expiresAt()))
                 .add("holders", all)
                 .build();
+    }
+
+    static JsonObject event(LockEvent e) {
+        JsonObjectBuilder b = Json.createObjectBuilder().add("id", e.id()).add("at", iso(e.at()))
+                .add("type", e.type()).add("resource", e.resource());
+        optional(b, "mode", e.mode());
+        optional(b, "user", e.userLogin());
+        optional(b, "name", e.displayName());
+        if (e.fencingToken() != null) {
+            b.add("token", e.fencingToken());
+        }
+        optional(b, "actor", e.actor());
+        optional(b, "reason", e.reason());
+        return b.build();
+    }
+
+    private static void optional(JsonObjectBuilder b, String name, String value) {
+        if (value != null) {
+            b.add(name, value);
+        }
     }
 
     static JsonObject error(String message) {

@@ -116,6 +116,22 @@ public class LockResource {
         return Response.noContent().build();
     }
 
+    /** Admins: the history of one resource ({@code ?resource=}) or of all, newest first. */
+    @GET
+    @Path("events")
+    public JsonValue history(@QueryParam("resource") String resource, @QueryParam("limit") Integer limit) {
+        if (!owner.isAdmin()) {
+            throw new ForbiddenException("Only an admin may read the lock history.");
+        }
+        if (limit != null && (limit < 1 || limit > 1000)) {
+            throw new BadRequestException("limit must be from 1 to 1000.");
+        }
+        LockKey key = resource == null ? null : LockKey.parse(resource);
+        JsonArrayBuilder all = Json.createArrayBuilder();
+        locks.history(key, limit == null ? 100 : limit).forEach(e -> all.add(LockJson.event(e)));
+        return all.build();
+    }
+
     @POST
     @Path("heartbeat")
     public Response heartbeat() {

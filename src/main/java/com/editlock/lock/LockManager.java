@@ -70,6 +70,9 @@ public interface LockManager {
      */
     Lock verify(LockKey key, String ownerId, long fencingToken);
 
+    /** The newest {@code limit} history lines of {@code key} (all resources when {@code null}), newest first. */
+    List<LockEvent> history(LockKey key, int limit);
+
     /** Deletes lapsed locks in batches, auditing each as expired. Returns the released keys. */
     List<LockKey> sweepExpired();
 }

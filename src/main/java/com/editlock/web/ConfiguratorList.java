@@ -17,8 +17,41 @@ import java.util.stream.Collectors;
 @RequestScoped
 public class ConfiguratorList {
 
-    /** One line of the list. */
-    public record Row(ConfiguratorSummary configurator, String lockState, boolean locked) {
+    /** One line of the list. (A class, not a record: Jakarta EL 5 reads bean getters only.) */
+    public static final class Row {
+        private final ConfiguratorSummary configurator;
+        private final String lockState;
+        private final boolean locked;
+
+        Row(ConfiguratorSummary configurator, String lockState, boolean locked) {
+            this.configurator = configurator;
+            this.lockState = lockState;
+            this.locked = locked;
+        }
+
+        public long getId() {
+            return configurator.id();
+        }
+
+        public String getName() {
+            return configurator.name();
+        }
+
+        public String getStatus() {
+            return configurator.status().name();
+        }
+
+        public int getItemCount() {
+            return configurator.itemCount();
+        }
+
+        public String getLockState() {
+            return lockState;
+        }
+
+        public boolean isLocked() {
+            return locked;
+        }
     }
 
     @Inject

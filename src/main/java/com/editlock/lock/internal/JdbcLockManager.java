@@ -1,6 +1,7 @@
 package com.editlock.lock.internal;
 
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
@@ -237,6 +238,33 @@ public class JdbcLockManager implements LockManager {
             swept.addAll(batch);
         } while (batch.size() == SWEEP_BATCH);
         return swept;
+    }
+
+    @Override
+    @Transactional
+    public List<LockEvent> history(LockKey key, int limit) {
+        String sql = "select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token,"
+                + " actor, reason from lock_event where (? :: varchar is null or resource_key = ?)"
+                + " order by id desc limit ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            String resource = key == null ? null : key.toString();
+            ps.setString(1, resource);
+            ps.setString(2, resource);
+            ps.setInt(3, Math.max(1, Math.min(limit, 1000)));
+            List<LockEvent> events = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long token = rs.getLong("fencing_token");
+                    events.add(new LockEvent(rs.getLong("id"), instant(rs, "occurred_at"), rs.getString("event_type"),
+                            rs.getString("resource_key"), rs.getString("mode"), rs.getString("user_login"),
+                            rs.getString("display_name"), rs.wasNull() ? null : token, rs.getString("actor"),
+                            rs.getString("reason")));
+                }
+            }
+            return events;
+        } catch (SQLException e) {
+            throw new LockStoreException("read the history", e);
+        }
     }
 
     private String whyNotHeld(LockKey key, long fencingToken) {

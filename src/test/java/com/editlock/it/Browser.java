@@ -1,0 +1,168 @@
+package com.editlock.it;
+
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** One user agent with its own cookie jar: one HTTP session, like one person's browser or script. */
+public final class Browser {
+
+    private static final Pattern VIEW_STATE = Pattern.compile("name=\"jakarta.faces.ViewState\"[^>]*value=\"([^\"]+)\"");
+
+    private final URI base;
+    private final CookieManager cookies = new CookieManager();
+    private final HttpClient http;
+    private String basic;
+    private String lastPage = "";
+    private URI lastUri;
+
+    public Browser(URI base) {
+        this.base = base;
+        this.http = HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** Sends HTTP Basic credentials with every request (an API client). */
+    public Browser basic(String user, String password) {
+        basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return this;
+    }
+
+    public HttpResponse<String> get(String path) {
+        HttpResponse<String> r = send(request(path).GET());
+        lastPage = r.body();
+        lastUri = r.uri();
+        return r;
+    }
+
+    public HttpResponse<String> postJson(String path, String json) {
+        return send(request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    public HttpResponse<String> post(String path) {
+        return send(request(path).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    public HttpResponse<String> delete(String path) {
+        return send(request(path).DELETE());
+    }
+
+    /** Logs in through the login screen. */
+    public HttpResponse<String> login(String user, String password) {
+        get("login.xhtml");
+        return submit("login", Map.of("login:username", user, "login:password", password), "login:submit");
+    }
+
+    /** Submits form {@code formId} of the last page, pressing {@code button}, with {@code fields} changed. */
+    public HttpResponse<String> submit(String formId, Map<String, String> fields, String button) {
+        Map<String, String> form = new LinkedHashMap<>(inputsOf(formId));
+        form.putAll(fields);
+        form.put(formId, formId);
+        form.put(button, "x");
+        form.put("jakarta.faces.ViewState", viewState());
+        String body = form.entrySet().stream()
+                .map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
+        HttpResponse<String> r = send(HttpRequest.newBuilder(lastUri).header("Content-Type",
+                "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body)));
+        lastPage = r.body();
+        lastUri = r.uri();
+        return r;
+    }
+
+    public String page() {
+        return lastPage;
+    }
+
+    /** The text of the element marked {@code data-testid="id"} on the last page, if present. */
+    public Optional<String> testId(String id) {
+        Matcher m = Pattern.compile("<(\\w+)[^>]*data-testid=\"" + Pattern.quote(id) + "\"[^>]*>(.*?)</\\1>",
+                Pattern.DOTALL).matcher(lastPage);
+        if (m.find()) {
+            return Optional.of(m.group(2).replaceAll("<[^>]+>", "").replace("&mdash;", "—").trim());
+        }
+        return lastPage.contains("data-testid=\"" + id + "\"") ? Optional.of("") : Optional.empty();
+    }
+
+    public Optional<String> sessionId() {
+        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("JSESSIONID"))
+                .map(HttpCookie::getValue).findFirst();
+    }
+
+    private Map<String, String> inputsOf(String formId) {
+        Map<String, String> inputs = new LinkedHashMap<>();
+        Matcher m = Pattern.compile("<input[^>]*name=\"(" + Pattern.quote(formId) + ":[^\"]+)\"[^>]*>").matcher(lastPage);
+        while (m.find()) {
+            Matcher type = Pattern.compile("type=\"(\\w+)\"").matcher(m.group());
+            Matcher value = Pattern.compile("value=\"([^\"]*)\"").matcher(m.group());
+            if (type.find() && (type.group(1).equals("submit") || type.group(1).equals("password"))) {
+                continue;
+            }
+            inputs.put(m.group(1), value.find() ? unescape(value.group(1)) : "");
+        }
+        Matcher area = Pattern.compile("<textarea[^>]*name=\"(" + Pattern.quote(formId) + ":[^\"]+)\"[^>]*>(.*?)</textarea>",
+                Pattern.DOTALL).matcher(lastPage);
+        while (area.find()) {
+            inputs.put(area.group(1), unescape(area.group(2)));
+        }
+        Matcher select = Pattern.compile("<select[^>]*name=\"(" + Pattern.quote(formId)
+                + ":[^\"]+)\"[^>]*>(.*?)</select>", Pattern.DOTALL).matcher(lastPage);
+        while (select.find()) {
+            Matcher selected = Pattern.compile("<option value=\"([^\"]*)\" selected").matcher(select.group(2));
+            if (selected.find()) {
+                inputs.put(select.group(1), selected.group(1));
+            }
+        }
+        return inputs;
+    }
+
+    private String viewState() {
+        Matcher m = VIEW_STATE.matcher(lastPage);
+        if (!m.find()) {
+            throw new AssertionError("The last page has no Faces form:\n" + lastPage);
+        }
+        return m.group(1);
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
+        if (basic != null) {
+            b.header("Authorization", basic);
+        }
+        return b;
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new AssertionError("Request failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static String unescape(String s) {
+        return s.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&#39;", "'")
+                .replace("&amp;", "&");
+    }
+}

@@ -1,0 +1,516 @@
+package com.editlock.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.editlock.lock.Lock;
+import com.editlock.lock.LockEvent;
+import com.editlock.lock.LockKey;
+import com.editlock.lock.LockManager;
+import com.editlock.lock.LockMode;
+import com.editlock.lock.LockNotHeldException;
+import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockUnavailableException;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import jakarta.transaction.UserTransaction;
+import java.io.File;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.naming.InitialContext;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Editlock deployed as built (target/editlock.war) on Payara Micro against an embedded PostgreSQL with the demo data
+ * (configurators 1–4; items 1–3 belong to configurator 1, 4–6 to 2, 7–9 to 3, 10–11 to 4). In-container tests drive
+ * the {@link LockManager}; {@code @RunAsClient} tests use HTTP like a browser or a script, one cookie jar per person.
+ * Every test uses resources of its own and leaves them free.
+ */
+@ExtendWith(ArquillianExtension.class)
+public class EditlockIT {
+
+    @Deployment
+    public static WebArchive deployment() {
+        return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("editlock.war")))
+                .addClasses(EditlockIT.class, Browser.class, TestSettings.class)
+                .addAsLibrary(ShrinkWrap.create(JavaArchive.class, "arquillian-runner-access.jar")
+                        .addAsManifestResource("arquillian/web-fragment.xml", "web-fragment.xml"))
+                .addAsLibraries(jarOf(org.assertj.core.api.Assertions.class), jarOf(org.awaitility.Awaitility.class),
+                        jarOf(org.hamcrest.Matcher.class));
+    }
+
+    @Inject
+    LockManager locks;
+
+    @ArquillianResource
+    URL base;
+
+    private static LockOwner owner(String login, String name) {
+        return new LockOwner(UUID.randomUUID().toString(), login, name);
+    }
+
+    // ---- the lock core, in the container ----
+
+    @Test
+    void concurrentAcquireHasExactlyOneWinnerEveryRound() throws Exception {
+        LockKey key = LockKey.configurator(2);
+        int threads = 32;
+        ManagedThreadFactory factory = InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+        ExecutorService pool = Executors.newFixedThreadPool(threads, factory);
+        try {
+            for (int round = 0; round < 15; round++) {
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<Lock>> attempts = new ArrayList<>();
+                for (int i = 0; i < threads; i++) {
+                    LockOwner contender = owner("user" + i, "User " + i);
+                    attempts.add(pool.submit(() -> {
+                        start.await(30, TimeUnit.SECONDS);
+                        try {
+                            return locks.acquire(key, LockMode.WRITE, contender, null);
+                        } catch (LockUnavailableException e) {
+                            return null;
+                        }
+                    }));
+                }
+                List<Lock> winners = new ArrayList<>();
+                for (Future<Lock> attempt : attempts) {
+                    Lock won = attempt.get(60, TimeUnit.SECONDS);
+                    if (won != null) {
+                        winners.add(won);
+                    }
+                }
+                assertThat(winners).as("winners of round %d", round).hasSize(1);
+                assertThat(rows("select count(*) from app_lock where resource_key = ?", key.toString())).isEqualTo(1);
+                assertThat(locks.release(key, winners.get(0).ownerId())).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void reacquiringIsIdempotentAndMovesTheLockToTheNewTab() {
+        LockKey key = LockKey.variables(3);
+        LockOwner sara = owner("sara", "Sara");
+        Lock first = locks.acquire(key, LockMode.WRITE, sara, "tab-1");
+        Lock again = locks.acquire(key, LockMode.WRITE, sara, "tab-2");
+
+        assertThat(again.fencingToken()).isEqualTo(first.fencingToken());
+        assertThat(again.view()).isEqualTo("tab-2");
+        assertThat(locks.releaseView(sara.ownerId(), "tab-1")).isEmpty();
+        assertThat(locks.releaseView(sara.ownerId(), "tab-2")).containsExactly(key);
+        assertThat(types(key)).startsWith("VIEW_CLOSED", "REACQUIRED", "ACQUIRED");
+    }
+
+    @Test
+    void aReleasedLockCanBeTakenByAnotherAndEveryStepIsAudited() {
+        LockKey key = LockKey.itemFilters(1);
+        LockOwner sara = owner("sara", "Sara");
+        LockOwner omar = owner("omar", "Omar");
+        Lock saras = locks.acquire(key, LockMode.WRITE, sara, null);
+
+        assertThatThrownBy(() -> locks.acquire(key, LockMode.WRITE, omar, null))
+                .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
+                    assertThat(e.holder().displayName()).isEqualTo("Sara");
+                    assertThat(e.holder().acquiredAt()).isEqualTo(saras.acquiredAt());
+                    assertThat(e.holder().expiresAt()).isAfter(Instant.now());
+                });
+        assertThat(locks.release(key, sara.ownerId())).isTrue();
+        assertThat(locks.release(key, sara.ownerId())).as("release is idempotent").isFalse();
+        Lock omars = locks.acquire(key, LockMode.WRITE, omar, null);
+
+        assertThat(omars.fencingToken()).isGreaterThan(saras.fencingToken());
+        assertThat(locks.holder(key)).map(Lock::userLogin).contains("omar");
+        locks.release(key, omar.ownerId());
+        assertThat(types(key)).containsExactly("RELEASED", "ACQUIRED", "RELEASED", "DENIED", "ACQUIRED");
+    }
+
+    @Test
+    void readersShareAndWritersExcludeEveryone() {
+        LockKey key = LockKey.itemFilters(2);
+        LockOwner sara = owner("sara", "Sara");
+        LockOwner omar = owner("omar", "Omar");
+        LockOwner ada = owner("ada", "Ada");
+        locks.acquire(key, LockMode.READ, sara, null);
+        locks.acquire(key, LockMode.READ, omar, null);
+
+        assertThatThrownBy(() -> locks.acquire(key, LockMode.WRITE, ada, null))
+                .isInstanceOfSatisfying(LockUnavailableException.class, e -> assertThat(e.holders())
+                        .extracting(Lock::displayName).containsExactlyInAnyOrder("Sara", "Omar"));
+        assertThatThrownBy(() -> locks.acquire(key, LockMode.WRITE, sara, null))
+                .as("no upgrade while another reader is there").isInstanceOf(LockUnavailableException.class);
+
+        locks.release(key, omar.ownerId());
+        assertThat(locks.acquire(key, LockMode.WRITE, sara, null).mode()).as("upgrade").isEqualTo(LockMode.WRITE);
+        assertThatThrownBy(() -> locks.acquire(key, LockMode.READ, omar, null))
+                .isInstanceOf(LockUnavailableException.class);
+        locks.releaseAll(sara.ownerId());
+    }
+
+    @Test
+    void aLapsedLockIsSweptByTheTimerAndAuditedAsExpired() throws Exception {
+        LockKey key = LockKey.itemFilters(3);
+        LockOwner sara = owner("sara", "Sara");
+        locks.acquire(key, LockMode.WRITE, sara, null);
+        // Shorten this lease to 2 s instead of waiting for the deployment's 30 s one.
+        execute("update app_lock set expires_at = statement_timestamp() + interval '2 seconds' where resource_key = ?",
+                key.toString());
+
+        await().atMost(Duration.ofSeconds(2 + TestSettings.SWEEP_SECONDS + 2)).pollInterval(Duration.ofMillis(100))
+                .until(() -> rows("select count(*) from app_lock where resource_key = ?", key.toString()) == 0);
+        assertThat(types(key)).startsWith("EXPIRED", "ACQUIRED");
+        assertThat(locks.renew(sara.ownerId(), null)).as("nothing left to renew").isZero();
+    }
+
+    @Test
+    void aHeartbeatRevivesALapsedLockThatNobodyTook() throws Exception {
+        LockKey key = LockKey.itemFilters(4);
+        LockOwner sara = owner("sara", "Sara");
+        UserTransaction tx = InitialContext.doLookup("java:comp/UserTransaction");
+        // Lapsed, and (inside this transaction) not yet swept.
+        tx.begin();
+        try {
+            locks.acquire(key, LockMode.WRITE, sara, null);
+            execute("update app_lock set expires_at = statement_timestamp() - interval '1 second'"
+                    + " where resource_key = ?", key.toString());
+            assertThat(locks.renew(sara.ownerId(), null)).isEqualTo(1);
+            assertThat(locks.holder(key)).map(Lock::expiresAt).get().satisfies(
+                    at -> assertThat(at).isAfter(Instant.now().plusSeconds(TestSettings.LEASE_SECONDS - 5)));
+        } finally {
+            tx.commit();
+        }
+        assertThat(types(key)).startsWith("RENEWED_AFTER_LAPSE", "ACQUIRED");
+        locks.releaseAll(sara.ownerId());
+    }
+
+    @Test
+    void releaseAllReleasesEverythingOnceAndIsSafeToCallTwice() {
+        LockOwner sara = owner("sara", "Sara");
+        List<LockKey> keys = List.of(LockKey.itemFilters(5), LockKey.itemFilters(6), LockKey.variables(2));
+        locks.acquireAll(keys, LockMode.WRITE, sara, "tab");
+
+        assertThat(locks.releaseAll(sara.ownerId())).containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(locks.releaseAll(sara.ownerId())).isEmpty();
+        for (LockKey key : keys) {
+            assertThat(types(key)).startsWith("SESSION_ENDED", "ACQUIRED");
+            assertThat(types(key).stream().filter("SESSION_ENDED"::equals)).hasSize(1);
+        }
+    }
+
+    @Test
+    void severalLocksAreAllOrNone() {
+        LockOwner sara = owner("sara", "Sara");
+        LockOwner omar = owner("omar", "Omar");
+        locks.acquire(LockKey.itemFilters(8), LockMode.WRITE, omar, null);
+
+        assertThatThrownBy(() -> locks.acquireAll(List.of(LockKey.itemFilters(9), LockKey.itemFilters(8),
+                LockKey.itemFilters(7)), LockMode.WRITE, sara, null))
+                .isInstanceOfSatisfying(LockUnavailableException.class,
+                        e -> assertThat(e.key()).isEqualTo(LockKey.itemFilters(8)));
+        assertThat(locks.locksOf(sara.ownerId())).as("none of the three was granted").isEmpty();
+        locks.releaseAll(omar.ownerId());
+    }
+
+    @Test
+    void anAggregateLockAndTheSubPageLocksInsideItExcludeEachOther() {
+        LockOwner sara = owner("sara", "Sara");
+        LockOwner omar = owner("omar", "Omar");
+        locks.acquire(LockKey.itemFilters(10), LockMode.WRITE, sara, null);
+        locks.acquire(LockKey.variables(4), LockMode.WRITE, omar, null);
+
+        assertThatThrownBy(() -> locks.acquire(LockKey.configurator(4), LockMode.WRITE, owner("ada", "Ada"), null))
+                .isInstanceOfSatisfying(LockUnavailableException.class, e -> assertThat(e.holders())
+                        .extracting(Lock::displayName).containsExactlyInAnyOrder("Sara", "Omar"));
+        locks.releaseAll(sara.ownerId());
+        locks.releaseAll(omar.ownerId());
+    }
+
+    @Test
+    void aForceReleasedHolderIsFencedOffWithASentenceThatSaysWhy() throws Exception {
+        LockKey key = LockKey.itemFilters(11);
+        LockOwner sara = owner("sara", "Sara");
+        Lock saras = locks.acquire(key, LockMode.WRITE, sara, null);
+
+        assertThatThrownBy(() -> locks.forceRelease(key, "ada", "  ")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(locks.holder(key)).as("a refused force release changes nothing").isPresent();
+        assertThat(locks.forceRelease(key, "ada", "Sara is on holiday")).extracting(Lock::userLogin)
+                .containsExactly("sara");
+        Lock omars = locks.acquire(key, LockMode.WRITE, owner("omar", "Omar"), null);
+
+        UserTransaction tx = InitialContext.doLookup("java:comp/UserTransaction");
+        tx.begin();
+        try {
+            assertThatThrownBy(() -> locks.verify(key, sara.ownerId(), saras.fencingToken()))
+                    .isInstanceOf(LockNotHeldException.class)
+                    .hasMessageContaining("released by ada (Sara is on holiday)")
+                    .hasMessageContaining("Omar has been editing it since");
+        } finally {
+            tx.rollback();
+        }
+        LockEvent forced = locks.history(key, 10).stream().filter(e -> e.type().equals("FORCE_RELEASED")).findFirst()
+                .orElseThrow();
+        assertThat(forced.actor()).isEqualTo("ada");
+        assertThat(forced.reason()).isEqualTo("Sara is on holiday");
+        assertThat(forced.userLogin()).isEqualTo("sara");
+        locks.release(key, omars.ownerId());
+    }
+
+    // ---- the JSON API and the screens, over HTTP ----
+
+    @Test
+    @RunAsClient
+    void aSecondSessionIsRefusedUntilTheFirstLogsOut() {
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+
+        HttpResponse<String> taken = sara.postJson("api/locks", "{\"resource\":\"configurator:1\",\"mode\":\"WRITE\"}");
+        assertThat(taken.statusCode()).isEqualTo(201);
+        var lock = json(taken.body());
+        assertThat(lock.getString("resource")).isEqualTo("configurator:1");
+        assertThat(lock.getString("mode")).isEqualTo("WRITE");
+        assertThat(lock.getJsonObject("holder").getString("user")).isEqualTo("sara");
+        assertThat(lock.getJsonObject("holder").getString("name")).isEqualTo("Sara");
+        assertThat(Instant.parse(lock.getString("expiresAt"))).isAfter(Instant.parse(lock.getString("acquiredAt")));
+        assertThat(lock.getJsonNumber("token").longValue()).isPositive();
+        assertThat(taken.headers().firstValue("Location")).hasValueSatisfying(
+                l -> assertThat(l).endsWith("/api/locks/configurator:1"));
+
+        HttpResponse<String> refused = omar.postJson("api/locks", "{\"resource\":\"configurator:1\"}");
+        assertThat(refused.statusCode()).isEqualTo(409);
+        var conflict = json(refused.body());
+        assertThat(conflict.getString("error")).isEqualTo("locked");
+        assertThat(conflict.getJsonObject("holder").getString("name")).isEqualTo("Sara");
+        assertThat(conflict.getString("since")).isEqualTo(lock.getString("acquiredAt"));
+        assertThat(conflict.getString("expiresAt")).isEqualTo(lock.getString("expiresAt"));
+
+        assertThat(sara.post("api/logout").statusCode()).isEqualTo(204);
+        HttpResponse<String> now = omar.postJson("api/locks", "{\"resource\":\"configurator:1\"}");
+        assertThat(now.statusCode()).isEqualTo(201);
+        assertThat(omar.delete("api/locks/configurator:1").statusCode()).isEqualTo(204);
+
+        List<String> history = new Browser(uri()).basic("ada", "demo").get("api/locks/events?resource=configurator:1")
+                .body().lines().toList();
+        var events = jsonArray(String.join("", history));
+        assertThat(events.stream().map(e -> e.asJsonObject().getString("type")).limit(5).toList())
+                .containsExactly("RELEASED", "ACQUIRED", "SESSION_ENDED", "DENIED", "ACQUIRED");
+    }
+
+    @Test
+    @RunAsClient
+    void theApiAnswersBadInputWithAClearErrorAndChangesNothing() {
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+
+        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:x\"}"), 400, "is not a resource key");
+        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:0\"}"), 400, "positive id");
+        assertError(sara.postJson("api/locks", "{\"resource\":\"item:1\"}"), 400, "is not a resource key");
+        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:999\"}"), 404, "There is no");
+        assertError(sara.postJson("api/locks", "{\"resource\":\"item:999:filters\"}"), 404, "There is no");
+        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:1\",\"mode\":\"SHARED\"}"), 400,
+                "READ or WRITE");
+        assertError(sara.postJson("api/locks", "{\"resource\":12}"), 400, "must be a string");
+        assertError(sara.postJson("api/locks", "{\"mode\":\"WRITE\"}"), 400, "is missing");
+        assertError(sara.postJson("api/locks", "not json"), 400, "not valid JSON");
+        assertError(sara.postJson("api/locks", "[]"), 400, "JSON object");
+        assertError(sara.postJson("api/locks", ""), 400, "JSON object");
+        assertError(sara.get("api/locks/configurator:1:variables"), 404, "is not locked");
+        assertError(sara.get("api/locks/nonsense"), 400, "is not a resource key");
+        assertError(sara.delete("api/locks/configurator:1:variables"), 404, "nobody else");
+        assertError(new Browser(uri()).get("api/locks"), 401, "Log in");
+        assertError(new Browser(uri()).basic("sara", "wrong").get("api/locks"), 401, "Wrong user name or password");
+        assertError(sara.get("api/locks/events"), 403, "Only an admin");
+        assertThat(ada.get("api/locks").body()).isEqualTo("[]").as("bad input took no lock");
+
+        assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:1:variables\"}").statusCode())
+                .isEqualTo(201);
+        assertError(sara.delete("api/locks/configurator:1:variables"), 403, "only an admin");
+        assertError(ada.delete("api/locks/configurator:1:variables"), 400, "reason");
+        assertThat(omar.get("api/locks").body()).contains("configurator:1:variables");
+        assertThat(sara.get("api/locks").body()).as("editors see their own locks").isEqualTo("[]");
+        assertThat(ada.get("api/locks").body()).as("admins see all").contains("\"name\":\"Omar\"");
+
+        String before = json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt");
+        assertThat(omar.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
+        assertThat(Instant.parse(json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt")))
+                .isAfter(Instant.parse(before));
+
+        assertThat(ada.delete("api/locks/configurator:1:variables?reason=Omar%20left%20for%20lunch").statusCode())
+                .isEqualTo(204);
+        assertError(omar.get("api/locks/configurator:1:variables"), 404, "is not locked");
+        var forced = jsonArray(ada.get("api/locks/events?resource=configurator:1:variables&limit=1").body())
+                .getJsonObject(0);
+        assertThat(forced.getString("type")).isEqualTo("FORCE_RELEASED");
+        assertThat(forced.getString("actor")).isEqualTo("ada");
+        assertThat(forced.getString("reason")).isEqualTo("Omar left for lunch");
+    }
+
+    @Test
+    @RunAsClient
+    void anAbandonedSessionsLocksAreReleasedWhenItTimesOut() {
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}").statusCode())
+                .isEqualTo(201);
+
+        // Omar walks away: no request, no heartbeat. The lease (30 s) outlives the session (10 s).
+        await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS + 10))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> ada.get("api/locks/configurator:4:variables").statusCode() == 404);
+        var ended = jsonArray(ada.get("api/locks/events?resource=configurator:4:variables&limit=1").body())
+                .getJsonObject(0);
+        assertThat(ended.getString("type")).isEqualTo("SESSION_ENDED");
+        assertThat(ended.getString("user")).isEqualTo("omar");
+    }
+
+    @Test
+    @RunAsClient
+    void theConfiguratorScreenLocksBeforeEditingAndTellsOthersWho() {
+        Browser sara = new Browser(uri());
+        sara.get("login.xhtml");
+        String anonymousSession = sara.sessionId().orElseThrow();
+        sara.login("sara", "demo");
+        assertThat(sara.sessionId()).as("the session id changes at login").isPresent().get()
+                .isNotEqualTo(anonymousSession);
+        assertThat(sara.page()).contains("Configurators").contains("data-testid=\"logout\"");
+
+        sara.get("configurator.xhtml?id=3");
+        assertThat(sara.testId("lock-status")).contains("You are editing");
+        assertThat(sara.testId("edit-form")).isPresent();
+        assertThat(sara.testId("save")).isPresent();
+        assertThat(sara.testId("done")).isPresent();
+
+        Browser omar = new Browser(uri());
+        omar.login("omar", "demo");
+        omar.get("configurator.xhtml?id=3");
+        assertThat(omar.testId("lock-status")).hasValueSatisfying(s -> assertThat(s).matches(
+                "Being edited by Sara since \\d\\d:\\d\\d — free at \\d\\d:\\d\\d at the latest"));
+        assertThat(omar.testId("edit-form")).as("read-only for Omar").isEmpty();
+        omar.get("configurators.xhtml");
+        assertThat(omar.page()).contains("Being edited by Sara since");
+
+        sara.submit("edit", Map.of("edit:name", "Business laptop (2027)"), "edit:save");
+        assertThat(sara.page()).contains("Saved").contains("Business laptop (2027)");
+
+        omar.get("configurator.xhtml?id=3");
+        assertThat(omar.testId("lock-status")).contains("You are editing");
+        assertThat(omar.page()).contains("value=\"Business laptop (2027)\"");
+        omar.submit("edit", Map.of(), "edit:done");
+        assertThat(omar.page()).contains("no longer editing");
+
+        sara.get("configurator.xhtml?id=3");
+        assertThat(sara.testId("lock-status")).contains("You are editing");
+        sara.submit("logoutForm", Map.of(), "logoutForm:logout");
+        assertThat(sara.page()).contains("You are logged out");
+        omar.get("configurator.xhtml?id=3");
+        assertThat(omar.testId("lock-status")).as("logout released Sara's lock").contains("You are editing");
+        omar.submit("edit", Map.of(), "edit:done");
+    }
+
+    @Test
+    @RunAsClient
+    void aRefusedSaveKeepsWhatTheUserTyped() {
+        Browser sara = new Browser(uri());
+        sara.login("sara", "demo");
+        sara.get("configurator.xhtml?id=4");
+        assertThat(sara.testId("lock-status")).contains("You are editing");
+
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        assertThat(ada.delete("api/locks/configurator:4?reason=Month-end%20closing").statusCode()).isEqualTo(204);
+
+        sara.submit("edit", Map.of("edit:name", "Savings account — typed by Sara"), "edit:save");
+        assertThat(sara.page()).contains("released by ada (Month-end closing)")
+                .contains("value=\"Savings account — typed by Sara\"");
+        assertThat(sara.testId("current-values")).as("the current values are shown beside").isPresent();
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+        assertThat(omar.get("configurators.xhtml").body()).doesNotContain("typed by Sara");
+    }
+
+    // ---- helpers ----
+
+    private URI uri() {
+        return URI.create(base.toString());
+    }
+
+    private static void assertError(HttpResponse<String> response, int status, String says) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                t -> assertThat(t).startsWith("application/json"));
+        assertThat(json(response.body()).getString("error")).contains(says);
+    }
+
+    private static jakarta.json.JsonObject json(String body) {
+        try (var reader = jakarta.json.Json.createReader(new StringReader(body))) {
+            return reader.readObject();
+        }
+    }
+
+    private static jakarta.json.JsonArray jsonArray(String body) {
+        try (var reader = jakarta.json.Json.createReader(new StringReader(body))) {
+            return reader.readArray();
+        }
+    }
+
+    private List<String> types(LockKey key) {
+        return locks.history(key, 20).stream().map(LockEvent::type).toList();
+    }
+
+    private static DataSource dataSource() throws Exception {
+        return InitialContext.doLookup("java:app/jdbc/editlock");
+    }
+
+    private static long rows(String sql, Object... params) throws Exception {
+        try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static void execute(String sql, Object... params) throws Exception {
+        try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    private static File jarOf(Class<?> type) {
+        try {
+            return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package com.editlock.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+
+    private static Settings of(Map<String, String> values) {
+        return Settings.from(key -> Optional.ofNullable(values.get(key)));
+    }
+
+    @Test
+    void defaultsMatchTheDocumentation() {
+        Settings s = of(Map.of());
+        assertThat(s.leaseSeconds()).isEqualTo(120);
+        assertThat(s.sweepSeconds()).isEqualTo(15);
+        assertThat(s.sessionTimeoutSeconds()).isEqualTo(1800);
+        assertThat(s.demoData()).isFalse();
+        assertThat(s.httpPort()).isEqualTo(8080);
+        assertThat(s.heartbeatSeconds()).isEqualTo(40);
+    }
+
+    @Test
+    void readsValuesWithSpacesAndOnOff() {
+        Settings s = of(Map.of(Settings.LEASE_SECONDS, " 5 ", Settings.DEMO_DATA, "on"));
+        assertThat(s.leaseSeconds()).isEqualTo(5);
+        assertThat(s.demoData()).isTrue();
+        assertThat(s.heartbeatSeconds()).isEqualTo(1);
+    }
+
+    @Test
+    void aBadValueNamesTheKeyItsVariableAndTheRange() {
+        assertThatThrownBy(() -> of(Map.of(Settings.LEASE_SECONDS, "two minutes")))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessageContaining("LOCKS_LEASE_SECONDS (locks.lease.seconds) is 'two minutes'")
+                .hasMessageContaining("from 5 to 86400");
+        assertThatThrownBy(() -> of(Map.of(Settings.SWEEP_SECONDS, "0"))).hasMessageContaining("LOCKS_SWEEP_SECONDS");
+        assertThatThrownBy(() -> of(Map.of(Settings.HTTP_PORT, "70000"))).hasMessageContaining("from 1 to 65535");
+        assertThatThrownBy(() -> of(Map.of(Settings.DEMO_DATA, "maybe"))).hasMessageContaining("true or false");
+    }
+
+    @Test
+    void everyBadKeyIsReportedAtOnce() {
+        assertThatThrownBy(() -> of(Map.of(Settings.LEASE_SECONDS, "-1", Settings.SESSION_TIMEOUT_SECONDS, "x")))
+                .hasMessageContaining("LOCKS_LEASE_SECONDS").hasMessageContaining("LOCKS_SESSION_TIMEOUT_SECONDS");
+    }
+
+    @Test
+    void environmentNamesFollowMicroProfileMapping() {
+        assertThat(Settings.environmentName("locks.db.url")).isEqualTo("LOCKS_DB_URL");
+    }
+}
