@@ -1,6 +1,10 @@
 package com.editlock.api;
 
+import com.editlock.configurator.ConcurrentModificationException;
+import com.editlock.configurator.InvalidDraftException;
 import com.editlock.lock.InvalidLockKeyException;
+import com.editlock.lock.LockNotHeldException;
+import jakarta.json.Json;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.UnknownResourceException;
 import jakarta.ws.rs.WebApplicationException;
@@ -25,6 +29,16 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable failure) {
         if (failure instanceof LockUnavailableException e) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.locked(e.getMessage(), e.holders()));
+        }
+        if (failure instanceof LockNotHeldException || failure instanceof ConcurrentModificationException) {
+            return json(Response.Status.CONFLICT.getStatusCode(), LockJson.error(failure.getMessage()));
+        }
+        if (failure instanceof InvalidDraftException e) {
+            var problems = Json.createArrayBuilder();
+            e.problems().forEach(p -> problems.add(Json.createObjectBuilder().add("field", p.field())
+                    .add("message", p.message())));
+            return json(400, Json.createObjectBuilder().add("error", e.getMessage()).add("problems", problems)
+                    .build());
         }
         if (failure instanceof InvalidLockKeyException e) {
             return json(400, LockJson.error(e.getMessage()));

@@ -41,6 +41,10 @@ public class Configurator {
     @OrderBy("position")
     private List<ConfiguratorItem> items = new ArrayList<>();
 
+    @OneToMany(mappedBy = "configurator", cascade = CascadeType.ALL, orphanRemoval = true)
+    @OrderBy("name")
+    private List<ConfiguratorVariable> variables = new ArrayList<>();
+
     public Long getId() {
         return id;
     }
@@ -53,7 +57,7 @@ public class Configurator {
         return name;
     }
 
-    public void setName(String name) {
+    void setName(String name) {
         this.name = name;
     }
 
@@ -61,7 +65,7 @@ public class Configurator {
         return description;
     }
 
-    public void setDescription(String description) {
+    void setDescription(String description) {
         this.description = description;
     }
 
@@ -69,11 +73,15 @@ public class Configurator {
         return status;
     }
 
-    public void setStatus(ConfiguratorStatus status) {
+    void setStatus(ConfiguratorStatus status) {
         this.status = status;
     }
 
     public List<ConfiguratorItem> getItems() {
         return items;
+    }
+
+    public List<ConfiguratorVariable> getVariables() {
+        return variables;
     }
 }

@@ -54,6 +54,12 @@ public final class Browser {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** Any method with a JSON body (PUT, PATCH …). */
+    public HttpResponse<String> send(String method, String path, String json) {
+        return send(request(path).header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public HttpResponse<String> post(String path) {
         return send(request(path).POST(HttpRequest.BodyPublishers.noBody()));
     }

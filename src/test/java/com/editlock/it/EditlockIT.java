@@ -15,7 +15,6 @@ import com.editlock.lock.LockUnavailableException;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
-import java.io.File;
 import java.io.StringReader;
 import java.net.URI;
 import java.net.URL;
@@ -40,8 +39,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,12 +54,7 @@ public class EditlockIT {
 
     @Deployment
     public static WebArchive deployment() {
-        return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("editlock.war")))
-                .addClasses(EditlockIT.class, Browser.class, TestSettings.class)
-                .addAsLibrary(ShrinkWrap.create(JavaArchive.class, "arquillian-runner-access.jar")
-                        .addAsManifestResource("arquillian/web-fragment.xml", "web-fragment.xml"))
-                .addAsLibraries(jarOf(org.assertj.core.api.Assertions.class), jarOf(org.awaitility.Awaitility.class),
-                        jarOf(org.hamcrest.Matcher.class));
+        return Deployments.editlock(EditlockIT.class);
     }
 
     @Inject
@@ -503,14 +495,6 @@ public class EditlockIT {
                 ps.setObject(i + 1, params[i]);
             }
             ps.executeUpdate();
-        }
-    }
-
-    private static File jarOf(Class<?> type) {
-        try {
-            return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 }

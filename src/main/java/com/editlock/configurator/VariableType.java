@@ -1,0 +1,6 @@
+package com.editlock.configurator;
+
+/** What a variable holds. */
+public enum VariableType {
+    TEXT, NUMBER, BOOLEAN
+}

@@ -1,0 +1,214 @@
+package com.editlock.web;
+
+import com.editlock.configurator.ConcurrentModificationException;
+import com.editlock.configurator.Editing;
+import com.editlock.configurator.InvalidDraftException;
+import com.editlock.lock.Lock;
+import com.editlock.lock.LockKey;
+import com.editlock.lock.LockManager;
+import com.editlock.lock.LockNotHeldException;
+import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockRequest;
+import com.editlock.lock.LockUnavailableException;
+import com.editlock.lock.UnknownResourceException;
+import com.editlock.platform.Settings;
+import com.editlock.security.CurrentOwner;
+import jakarta.annotation.PreDestroy;
+import jakarta.faces.application.FacesMessage;
+import jakarta.faces.context.FacesContext;
+import jakarta.inject.Inject;
+import java.io.Serializable;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What every editing screen does with its lock. Opening takes the lock before loading; when it is taken the screen
+ * is read-only and says by whom. Save writes under the lock's fencing token and releases it; Done releases it. When a
+ * save is refused (the lock was lost, or a field is invalid) the screen keeps what the user typed and, for a lost
+ * lock, shows the current values beside it. The view's locks also go when the view is destroyed.
+ *
+ * @param <D> what the screen edits (a draft record of the configurator package)
+ */
+public abstract class LockedEditor<D extends Serializable> implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(LockedEditor.class.getName());
+
+    @Inject
+    transient LockManager locks;
+
+    @Inject
+    transient CurrentOwner owner;
+
+    @Inject
+    transient Settings settings;
+
+    /** This tab: locks remember the view that took them. */
+    private final String viewToken = UUID.randomUUID().toString();
+
+    private Lock lock;
+    private String lockStatus;
+    private D current;
+    private boolean found;
+    private boolean refused;
+    private String ownerId;
+
+    /** The key this screen locks, from its view parameter; empty when the parameter is missing or not an id. */
+    protected abstract Optional<LockKey> key();
+
+    /** Loads for editing under the lock (an {@code @RequiresLock(LOAD_FOR_EDIT)} service method). */
+    protected abstract Editing<D> open(LockRequest request);
+
+    /** The record as it is now, for read-only display. */
+    protected abstract Optional<D> currentValues();
+
+    /** Copies a loaded draft into the screen's fields. */
+    protected abstract void edit(D draft);
+
+    /** Saves the screen's fields under {@code held} (an {@code @RequiresLock(WRITE)} service method). */
+    protected abstract void write(Lock held);
+
+    /** What the saved record is called, for the confirmation. */
+    protected abstract String title();
+
+    /** Where Save and Done go. */
+    protected abstract String returnOutcome();
+
+    /** The client id of the input that holds {@code field} (a draft path such as {@code items[2].price}). */
+    protected String clientIdOf(String field) {
+        return "edit:" + field.replaceAll("\\[(\\d+)]", ":$1").replace('.', ':');
+    }
+
+    /** Runs once when the page opens (f:viewAction). */
+    public void load() {
+        Optional<LockKey> key = key();
+        if (key.isEmpty()) {
+            error("There is no such record. Pick one from the list.");
+            return;
+        }
+        LockOwner me = owner.get();
+        ownerId = me.ownerId();
+        try {
+            Editing<D> editing = open(LockRequest.write(key.get(), me, viewToken));
+            lock = editing.lock();
+            current = editing.draft();
+            edit(editing.draft());
+            lockStatus = LockSentences.forServer().youAreEditing();
+            found = true;
+        } catch (LockUnavailableException e) {
+            lockStatus = LockSentences.forServer().beingEdited(e.holders());
+            current = currentValues().orElse(null);
+            found = current != null;
+            if (found) {
+                edit(current);
+            }
+        } catch (UnknownResourceException e) {
+            error(e.getMessage());
+        }
+    }
+
+    public String save() {
+        if (lock == null) {
+            error("You are not editing this, so nothing was saved.");
+            return null;
+        }
+        try {
+            write(lock);
+        } catch (LockNotHeldException | ConcurrentModificationException e) {
+            lock = null;
+            refused = true;
+            lockStatus = e.getMessage();
+            current = currentValues().orElse(current);
+            error(e.getMessage() + " What you typed is still in the form; the current values are shown beside it.");
+            return null;
+        } catch (InvalidDraftException e) {
+            FacesContext faces = FacesContext.getCurrentInstance();
+            for (InvalidDraftException.Problem p : e.problems()) {
+                faces.addMessage(clientIdOf(p.field()), new FacesMessage(FacesMessage.SEVERITY_ERROR, p.message(),
+                        null));
+            }
+            error(e.getMessage());
+            return null;
+        }
+        release();
+        info("Saved “" + title() + "”. Your lock is released.");
+        return returnOutcome() + "?faces-redirect=true";
+    }
+
+    public String done() {
+        release();
+        info("You are no longer editing “" + title() + "”.");
+        return returnOutcome() + "?faces-redirect=true";
+    }
+
+    /** The view is gone (evicted, or its session ended): its locks go with it. */
+    @PreDestroy
+    void viewDestroyed() {
+        if (lock != null && locks != null) {
+            try {
+                locks.releaseView(ownerId, viewToken);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "Could not release the locks of a destroyed view; the lease will.", e);
+            }
+        }
+    }
+
+    private void release() {
+        if (lock != null) {
+            locks.release(lock.key(), lock.ownerId());
+            lock = null;
+        }
+    }
+
+    protected static void error(String message) {
+        FacesContext.getCurrentInstance().addMessage(null,
+                new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
+    }
+
+    private static void info(String message) {
+        FacesContext faces = FacesContext.getCurrentInstance();
+        faces.getExternalContext().getFlash().setKeepMessages(true);
+        faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_INFO, message, null));
+    }
+
+    /** Parses a view parameter as a positive id. */
+    protected static Optional<Long> id(String text) {
+        try {
+            long id = Long.parseLong(text == null ? "" : text.trim());
+            return id > 0 ? Optional.of(id) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    public boolean isEditing() {
+        return lock != null;
+    }
+
+    /** Whether the form is shown: while editing, and after a refused save (to keep what was typed). */
+    public boolean isFormShown() {
+        return lock != null || refused;
+    }
+
+    public boolean isRefused() {
+        return refused;
+    }
+
+    public boolean isFound() {
+        return found;
+    }
+
+    public String getLockStatus() {
+        return lockStatus;
+    }
+
+    public D getCurrent() {
+        return current;
+    }
+
+    public int getHeartbeatMillis() {
+        return settings.heartbeatSeconds() * 1000;
+    }
+}
