@@ -288,6 +288,19 @@ public class AggregateIT {
         assertThat(sara.page()).contains("Saved");
         assertThat(json(api("sara").get("api/configurators/1").body()).getJsonArray("variables").toString())
                 .contains("\"name\":\"colour\"").contains("\"value\":\"red\"");
+
+        // A saved item with filter rules is removed again, rules and all.
+        long bell = items.getJsonObject(2).getJsonNumber("id").longValue();
+        sara.get("filters.xhtml?id=" + bell);
+        sara.submit("edit", Map.of(), "edit:addRule");
+        sara.submit("edit", Map.of("edit:rules:0:rule", "rider = 'commuter'"), "edit:save");
+        sara.get("configurator.xhtml?id=1");
+        sara.submit("edit", Map.of(), "edit:items:2:remove");
+        sara.submit("edit", Map.of(), "edit:save");
+        assertThat(json(api("sara").get("api/configurators/1").body()).getJsonArray("items").stream()
+                .map(i -> i.asJsonObject().getString("name")).toList()).containsExactly("Frame", "Wheels", "Saddle");
+        assertThat(api("sara").postJson("api/locks", "{\"resource\":\"item:" + bell + ":filters\"}").statusCode())
+                .as("the removed item is gone").isEqualTo(404);
     }
 
     // ---- helpers ----
