@@ -21,6 +21,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** Data kept under {@code dataDirectory} across restarts, with durability on (fsync, synchronous commit). */
     public static EmbeddedDatabase durable(Path dataDirectory) throws IOException {
         Files.createDirectories(dataDirectory);
+        stopLeftover(dataDirectory);
         return new EmbeddedDatabase(base()
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
@@ -33,6 +34,36 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** A throw-away database for tests: fast, because durability is off, and deleted on close. */
     public static EmbeddedDatabase throwAway() throws IOException {
         return new EmbeddedDatabase(base().start());
+    }
+
+    /**
+     * A run that was killed hard (kill -9) leaves its PostgreSQL running on the data directory, and a second server
+     * cannot start there. Stop it with a fast shutdown (SIGINT), which PostgreSQL recovers from cleanly.
+     */
+    private static void stopLeftover(Path dataDirectory) throws IOException {
+        Path pidFile = dataDirectory.resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+        } catch (RuntimeException e) {
+            return; // unreadable: PostgreSQL itself decides whether the file is stale
+        }
+        var leftover = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false));
+        if (leftover.isEmpty()) {
+            return;
+        }
+        System.out.println("Stopping the embedded PostgreSQL that an earlier run left running (pid " + pid + ") …");
+        new ProcessBuilder("kill", "-INT", Long.toString(pid)).inheritIO().start();
+        try {
+            leftover.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IOException("The embedded PostgreSQL of an earlier run (pid " + pid + ") did not stop; stop it "
+                    + "yourself (kill " + pid + ") and start again.", e);
+        }
     }
 
     private static EmbeddedPostgres.Builder base() {
