@@ -19,6 +19,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
@@ -69,7 +70,11 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         if (isApi(request)) {
             return unauthorized(response, "Log in with HTTP Basic (user and password), then keep the session cookie.");
         }
-        return context.redirect(request.getContextPath() + "/login.xhtml");
+        // Back to the page that was asked for after login (a deep link to a configurator, say).
+        String asked = request.getRequestURI().substring(request.getContextPath().length())
+                + (request.getQueryString() == null ? "" : "?" + request.getQueryString());
+        return context.redirect(request.getContextPath() + "/login.xhtml?next="
+                + URLEncoder.encode(asked, StandardCharsets.UTF_8));
     }
 
     private AuthenticationStatus login(Credential credential, HttpServletRequest request,

@@ -27,6 +27,7 @@ public class LoginPage {
     @Inject
     FacesContext faces;
 
+    private String next;
     private String username;
     private String password;
 
@@ -46,11 +47,31 @@ public class LoginPage {
                         .credential(new UsernamePasswordCredential(username == null ? "" : username,
                                 password == null ? "" : password)));
         switch (status) {
-            case SUCCESS -> ext.redirect(ext.getRequestContextPath() + "/configurators.xhtml");
+            case SUCCESS -> ext.redirect(ext.getRequestContextPath() + safeNext());
             case SEND_CONTINUE -> faces.responseComplete();
             default -> faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR,
                     "Wrong user name or password. Try again.", null));
         }
+    }
+
+    /**
+     * Where to go after login: the page that sent the user here, if it is a path inside this application (never
+     * another site: {@code //host} and schemes are refused), else the configurator list.
+     */
+    String safeNext() {
+        if (next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\")
+                && !next.startsWith("/login.xhtml") && !next.startsWith("/api/")) {
+            return next;
+        }
+        return "/configurators.xhtml";
+    }
+
+    public String getNext() {
+        return next;
+    }
+
+    public void setNext(String next) {
+        this.next = next;
     }
 
     public String getUsername() {

@@ -427,6 +427,19 @@ public class EditlockIT {
 
     @Test
     @RunAsClient
+    void aDeepLinkLeadsThroughTheLoginBackToThePageAskedFor() {
+        Browser omar = new Browser(uri());
+        omar.get("variables.xhtml?id=2");
+        assertThat(omar.page()).contains("Log in");
+        omar.submit("login", Map.of("login:username", "omar", "login:password", "demo"), "login:submit");
+        assertThat(omar.page()).contains("Variables of");
+        assertThat(omar.testId("lock-status")).contains("You are editing");
+        omar.submit("edit", Map.of(), "edit:done");
+        assertThat(omar.page()).contains("no longer editing");
+    }
+
+    @Test
+    @RunAsClient
     void aRefusedSaveKeepsWhatTheUserTyped() {
         Browser sara = new Browser(uri());
         sara.login("sara", "demo");
