@@ -5,6 +5,7 @@ import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockRequest;
+import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.ReadsOnly;
 import com.editlock.lock.RequiresLock;
 import com.editlock.lock.UnknownResourceException;
@@ -62,21 +63,21 @@ public class ConfiguratorService {
     }
 
     @RequiresLock(RequiresLock.Access.LOAD_FOR_EDIT)
-    @Transactional
+    @Transactional(dontRollbackOn = LockUnavailableException.class) // the denial stays in the audit history
     public Editing<ConfiguratorDraft> openConfigurator(LockRequest request) {
         expect(request.key(), LockKey.Kind.CONFIGURATOR);
         return new Editing<>(request.granted(), draftOf(configurator(request.key().id(), request.key())));
     }
 
     @RequiresLock(RequiresLock.Access.LOAD_FOR_EDIT)
-    @Transactional
+    @Transactional(dontRollbackOn = LockUnavailableException.class) // the denial stays in the audit history
     public Editing<VariablesDraft> openVariables(LockRequest request) {
         expect(request.key(), LockKey.Kind.CONFIGURATOR_VARIABLES);
         return new Editing<>(request.granted(), variablesOf(configurator(request.key().id(), request.key())));
     }
 
     @RequiresLock(RequiresLock.Access.LOAD_FOR_EDIT)
-    @Transactional
+    @Transactional(dontRollbackOn = LockUnavailableException.class) // the denial stays in the audit history
     public Editing<FiltersDraft> openFilters(LockRequest request) {
         expect(request.key(), LockKey.Kind.ITEM_FILTERS);
         return new Editing<>(request.granted(), filtersOf(item(request.key().id(), request.key())));

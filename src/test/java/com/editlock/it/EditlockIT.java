@@ -404,6 +404,10 @@ public class EditlockIT {
         assertThat(omar.testId("lock-status")).hasValueSatisfying(s -> assertThat(s).matches(
                 "Being edited by Sara since \\d\\d:\\d\\d — free at \\d\\d:\\d\\d at the latest"));
         assertThat(omar.testId("edit-form")).as("read-only for Omar").isEmpty();
+        var denied = jsonArray(new Browser(uri()).basic("ada", "demo")
+                .get("api/locks/events?resource=configurator:3&limit=1").body()).getJsonObject(0);
+        assertThat(denied.getString("type")).as("the refusal is in the history").isEqualTo("DENIED");
+        assertThat(denied.getString("user")).isEqualTo("omar");
         omar.get("configurators.xhtml");
         assertThat(omar.page()).contains("Being edited by Sara since");
 
