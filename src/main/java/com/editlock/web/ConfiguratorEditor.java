@@ -4,7 +4,6 @@ import com.editlock.configurator.ConfiguratorDraft;
 import com.editlock.configurator.ConfiguratorService;
 import com.editlock.configurator.ConfiguratorStatus;
 import com.editlock.configurator.Editing;
-import com.editlock.configurator.VariableType;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockRequest;
@@ -31,7 +30,7 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
     private String description;
     private ConfiguratorStatus status;
     private final List<ItemRow> items = new ArrayList<>();
-    private final List<VariableRow> variables = new ArrayList<>();
+    private final VariableTable variables = new VariableTable();
 
     @Override
     protected Optional<LockKey> key() {
@@ -56,14 +55,13 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
         status = d.status();
         items.clear();
         d.items().forEach(i -> items.add(ItemRow.of(i)));
-        variables.clear();
-        d.variables().forEach(v -> variables.add(VariableRow.of(v)));
+        variables.load(d.variables());
     }
 
     @Override
     protected void write(Lock held) {
         configurators.saveConfigurator(held, new ConfiguratorDraft(held.key().id(), name, description, status,
-                items.stream().map(ItemRow::draft).toList(), variables.stream().map(VariableRow::draft).toList(),
+                items.stream().map(ItemRow::draft).toList(), variables.drafts(),
                 version));
     }
 
@@ -93,21 +91,13 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
         Rows.moveDown(items, row);
     }
 
-    public void addVariable() {
-        variables.add(new VariableRow());
-    }
-
-    public void removeVariable(VariableRow row) {
-        variables.remove(row);
-    }
-
     /** The current values, shown read-only (Jakarta EL 5 cannot read record components, hence rows). */
     public List<ItemRow> getCurrentItems() {
         return getCurrent() == null ? List.of() : getCurrent().items().stream().map(ItemRow::of).toList();
     }
 
     public List<VariableRow> getCurrentVariables() {
-        return getCurrent() == null ? List.of() : getCurrent().variables().stream().map(VariableRow::of).toList();
+        return getCurrent() == null ? List.of() : VariableTable.rowsOf(getCurrent().variables());
     }
 
     public String getCurrentName() {
@@ -124,10 +114,6 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
 
     public ConfiguratorStatus[] getStatuses() {
         return ConfiguratorStatus.values();
-    }
-
-    public VariableType[] getTypes() {
-        return VariableType.values();
     }
 
     public String getId() {
@@ -166,7 +152,7 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
         return items;
     }
 
-    public List<VariableRow> getVariables() {
+    public VariableTable getVariables() {
         return variables;
     }
 }

@@ -2,7 +2,6 @@ package com.editlock.web;
 
 import com.editlock.configurator.ConfiguratorService;
 import com.editlock.configurator.Editing;
-import com.editlock.configurator.VariableType;
 import com.editlock.configurator.VariablesDraft;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
@@ -10,7 +9,6 @@ import com.editlock.lock.LockRequest;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +24,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
 
     private String id;
     private String configuratorName;
-    private final List<VariableRow> variables = new ArrayList<>();
+    private final VariableTable variables = new VariableTable();
 
     @Override
     protected Optional<LockKey> key() {
@@ -46,14 +44,13 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
     @Override
     protected void edit(VariablesDraft d) {
         configuratorName = d.configuratorName();
-        variables.clear();
-        d.variables().forEach(v -> variables.add(VariableRow.of(v)));
+        variables.load(d.variables());
     }
 
     @Override
     protected void write(Lock held) {
         configurators.saveVariables(held, new VariablesDraft(held.key().id(), configuratorName,
-                variables.stream().map(VariableRow::draft).toList(), 0));
+                variables.drafts(), 0));
     }
 
     @Override
@@ -66,20 +63,8 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
         return "configurators";
     }
 
-    public void addVariable() {
-        variables.add(new VariableRow());
-    }
-
-    public void removeVariable(VariableRow row) {
-        variables.remove(row);
-    }
-
     public List<VariableRow> getCurrentVariables() {
-        return getCurrent() == null ? List.of() : getCurrent().variables().stream().map(VariableRow::of).toList();
-    }
-
-    public VariableType[] getTypes() {
-        return VariableType.values();
+        return getCurrent() == null ? List.of() : VariableTable.rowsOf(getCurrent().variables());
     }
 
     public String getId() {
@@ -94,7 +79,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
         return configuratorName;
     }
 
-    public List<VariableRow> getVariables() {
+    public VariableTable getVariables() {
         return variables;
     }
 }
