@@ -132,10 +132,14 @@ public class LockResource {
         return all.build();
     }
 
+    /** Renews the session's leases; {@code ?view=} (an editor page's own token) limits it to that tab's locks. */
     @POST
     @Path("heartbeat")
-    public Response heartbeat() {
-        locks.renew(owner.get().ownerId(), null);
+    public Response heartbeat(@QueryParam("view") String view) {
+        if (view != null && !view.matches("[0-9a-f-]{36}")) {
+            throw new BadRequestException("view must be the token of one of your tabs.");
+        }
+        locks.renew(owner.get().ownerId(), view);
         return Response.noContent().build();
     }
 

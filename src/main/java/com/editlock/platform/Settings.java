@@ -18,12 +18,14 @@ public final class Settings {
     public static final String SESSION_TIMEOUT_SECONDS = "locks.session.timeout.seconds";
     public static final String DEMO_DATA = "locks.demo.data";
     public static final String HTTP_PORT = "locks.http.port";
+    public static final String IDLE_TIMEOUT_SECONDS = "locks.idle.timeout.seconds";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
     private final int sessionTimeoutSeconds;
     private final boolean demoData;
     private final int httpPort;
+    private final int idleTimeoutSeconds;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, 120, 5, 86_400);
@@ -31,6 +33,7 @@ public final class Settings {
         sessionTimeoutSeconds = r.integer(SESSION_TIMEOUT_SECONDS, 1_800, 10, 604_800);
         demoData = r.bool(DEMO_DATA, false);
         httpPort = r.integer(HTTP_PORT, 8080, 1, 65_535);
+        idleTimeoutSeconds = r.integer(IDLE_TIMEOUT_SECONDS, 900, 60, 86_400);
         r.failIfAnyBad();
     }
 
@@ -67,9 +70,20 @@ public final class Settings {
         return httpPort;
     }
 
-    /** How often an open editor renews its leases: three heartbeats fit in one lease. */
+    /**
+     * An editor whose user has not typed, clicked or moved for this long stops renewing its lease (with a warning a
+     * minute before), so an open tab left for lunch does not hold its lock for ever.
+     */
+    public int idleTimeoutSeconds() {
+        return idleTimeoutSeconds;
+    }
+
+    /**
+     * How often an open editor renews its leases: three heartbeats fit in one lease, and in one session timeout (the
+     * heartbeat is what keeps an active editor's session from timing out).
+     */
     public int heartbeatSeconds() {
-        return Math.max(1, leaseSeconds / 3);
+        return Math.max(1, Math.min(leaseSeconds, sessionTimeoutSeconds) / 3);
     }
 
     /** The environment variable that sets {@code key}. */

@@ -211,4 +211,13 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     public int getHeartbeatMillis() {
         return settings.heartbeatSeconds() * 1000;
     }
+
+    public long getIdleMillis() {
+        return settings.idleTimeoutSeconds() * 1000L;
+    }
+
+    /** This tab's token: the page's heartbeat renews only the locks this tab took. */
+    public String getViewToken() {
+        return viewToken;
+    }
 }

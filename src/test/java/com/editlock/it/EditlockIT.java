@@ -349,6 +349,10 @@ public class EditlockIT {
         assertThat(ada.get("api/locks").body()).as("admins see all").contains("\"name\":\"Omar\"");
 
         String before = json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt");
+        assertError(omar.post("api/locks/heartbeat?view=x"), 400, "view must be");
+        assertThat(omar.post("api/locks/heartbeat?view=" + UUID.randomUUID()).statusCode()).isEqualTo(204);
+        assertThat(json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt"))
+                .as("another tab's heartbeat renews nothing of this one").isEqualTo(before);
         assertThat(omar.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
         assertThat(Instant.parse(json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt")))
                 .isAfter(Instant.parse(before));

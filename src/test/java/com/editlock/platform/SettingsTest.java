@@ -22,6 +22,7 @@ class SettingsTest {
         assertThat(s.demoData()).isFalse();
         assertThat(s.httpPort()).isEqualTo(8080);
         assertThat(s.heartbeatSeconds()).isEqualTo(40);
+        assertThat(s.idleTimeoutSeconds()).isEqualTo(900);
     }
 
     @Test
@@ -30,6 +31,14 @@ class SettingsTest {
         assertThat(s.leaseSeconds()).isEqualTo(5);
         assertThat(s.demoData()).isTrue();
         assertThat(s.heartbeatSeconds()).isEqualTo(1);
+    }
+
+    @Test
+    void theHeartbeatFitsThreeTimesIntoTheLeaseAndIntoTheSessionTimeout() {
+        assertThat(of(Map.of(Settings.LEASE_SECONDS, "30", Settings.SESSION_TIMEOUT_SECONDS, "10")).heartbeatSeconds())
+                .isEqualTo(3);
+        assertThat(of(Map.of(Settings.LEASE_SECONDS, "300", Settings.SESSION_TIMEOUT_SECONDS, "1800"))
+                .heartbeatSeconds()).isEqualTo(100);
     }
 
     @Test
