@@ -143,10 +143,14 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         return returnOutcome() + "?faces-redirect=true";
     }
 
-    /** The view is gone (evicted, or its session ended): its locks go with it. */
+    /**
+     * The view is gone (Faces evicted it, or it was left for another view): its locks go with it. When the session
+     * ends, Faces destroys its views outside any request, before the session's {@code LockRemover} runs; that one
+     * releases everything and records the true cause, so the view leaves it alone.
+     */
     @PreDestroy
     void viewDestroyed() {
-        if (lock != null && locks != null) {
+        if (lock != null && locks != null && FacesContext.getCurrentInstance() != null) {
             try {
                 locks.releaseView(ownerId, viewToken);
             } catch (RuntimeException e) {

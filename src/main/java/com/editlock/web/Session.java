@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.lock.LockManager;
 import com.editlock.lock.LockOwner;
 import com.editlock.security.CurrentOwner;
 import jakarta.enterprise.context.RequestScoped;
@@ -22,6 +23,9 @@ public class Session {
     @Inject
     FacesContext faces;
 
+    @Inject
+    LockManager locks;
+
     public String getDisplayName() {
         return owner.find().map(LockOwner::displayName).orElse("");
     }
@@ -30,10 +34,15 @@ public class Session {
         return owner.isAdmin();
     }
 
-    /** Ends the session; its {@code LockRemover} releases every lock it held, at once. */
+    /**
+     * Ends the session and every lock it held, at once. The locks are released here, before the session goes, so
+     * the history says the session ended (invalidating first would let each open view release its own locks as
+     * closed views); the session's {@code LockRemover} then finds nothing left, as on any second release.
+     */
     public void logout() throws IOException, ServletException {
         ExternalContext ext = faces.getExternalContext();
         HttpServletRequest request = (HttpServletRequest) ext.getRequest();
+        owner.find().ifPresent(me -> locks.releaseAll(me.ownerId()));
         request.logout();
         ext.invalidateSession();
         ext.redirect(ext.getRequestContextPath() + "/login.xhtml?loggedOut=true");

@@ -374,15 +374,21 @@ public class EditlockIT {
         Browser ada = new Browser(uri()).basic("ada", "demo");
         assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}").statusCode())
                 .isEqualTo(201);
+        Browser sara = new Browser(uri());
+        sara.login("sara", "demo");
+        sara.get("filters.xhtml?id=9");
+        assertThat(sara.testId("lock-status")).contains("You are editing");
 
-        // Omar walks away: no request, no heartbeat. The lease (30 s) outlives the session (10 s).
+        // Both walk away: no request, no heartbeat. The lease (30 s) outlives the session (10 s).
         await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS + 10))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> ada.get("api/locks/configurator:4:variables").statusCode() == 404);
-        var ended = jsonArray(ada.get("api/locks/events?resource=configurator:4:variables&limit=1").body())
-                .getJsonObject(0);
-        assertThat(ended.getString("type")).isEqualTo("SESSION_ENDED");
-        assertThat(ended.getString("user")).isEqualTo("omar");
+                .until(() -> ada.get("api/locks/configurator:4:variables").statusCode() == 404
+                        && ada.get("api/locks/item:9:filters").statusCode() == 404);
+        for (String resource : List.of("configurator:4:variables", "item:9:filters")) {
+            var ended = jsonArray(ada.get("api/locks/events?resource=" + resource + "&limit=1").body())
+                    .getJsonObject(0);
+            assertThat(ended.getString("type")).as(resource).isEqualTo("SESSION_ENDED");
+        }
     }
 
     @Test
@@ -428,6 +434,9 @@ public class EditlockIT {
         assertThat(sara.testId("lock-status")).contains("You are editing");
         sara.submit("logoutForm", Map.of(), "logoutForm:logout");
         assertThat(sara.page()).contains("You are logged out");
+        var ended = jsonArray(new Browser(uri()).basic("ada", "demo")
+                .get("api/locks/events?resource=configurator:3&limit=1").body()).getJsonObject(0);
+        assertThat(ended.getString("type")).as("logout is recorded as the session's end").isEqualTo("SESSION_ENDED");
         omar.get("configurator.xhtml?id=3");
         assertThat(omar.testId("lock-status")).as("logout released Sara's lock").contains("You are editing");
         omar.submit("edit", Map.of(), "edit:done");
