@@ -35,18 +35,21 @@ import javax.sql.DataSource;
  * The lock store: plain SQL on the application's JTA data source, so a save's fencing check and its writes share one
  * transaction.
  *
- * <p>Acquiring, in one short transaction:
+ * <p>Acquiring is one short transaction and, when the lock is free, one round trip: a single prepared text of
+ * several statements that PostgreSQL runs in order, each with a fresh snapshot.
  * <ol>
  * <li>{@code pg_advisory_xact_lock} on each aggregate involved, in key order: acquisitions inside one aggregate are
- * serialized (the hierarchy check below is then race-free), other aggregates proceed in parallel. It is a separate
- * statement on purpose: in READ COMMITTED each later statement then sees every grant committed before it.</li>
+ * serialized (the hierarchy check below is then race-free), other aggregates proceed in parallel. It is a statement
+ * of its own on purpose: in READ COMMITTED each later statement then sees every grant committed before it.</li>
  * <li>Lapsed rows of those aggregates are deleted and audited as expired (they would trip the unique index).</li>
- * <li>Conflicts are looked up: another owner's live lock on the same key, on the aggregate itself, or (when the
- * aggregate is requested) anywhere inside it, unless both are READ. Any conflict: audit the denial, grant nothing.</li>
- * <li>{@code INSERT … ON CONFLICT (resource_key, owner_id) DO UPDATE}: a new grant, or the idempotent re-acquire that
- * moves the lock to the new view and keeps its fencing token. The partial unique index on WRITE rows stays the
- * database's own guarantee of one writer per key.</li>
+ * <li>One statement grants every requested key, or none: unless another owner holds a live lock on the same key, on
+ * the aggregate itself, or (when the aggregate is requested) anywhere inside it, with one of the two in WRITE mode,
+ * it runs {@code INSERT … ON CONFLICT (resource_key, owner_id) DO UPDATE} (a new grant, or the idempotent re-acquire
+ * that moves the lock to the new tab and keeps its fencing token) and audits each grant. The partial unique index on
+ * WRITE rows stays the database's own guarantee of one writer per key.</li>
  * </ol>
+ * Nothing granted means refused: a second round trip reads who is in the way and audits the denial.
+ *
  * Every statement uses {@code statement_timestamp()}, not {@code now()}: a transaction that queued behind the
  * advisory lock must judge expiry by the time it runs, not the time it began.
  */
@@ -64,13 +67,23 @@ public class JdbcLockManager implements LockManager {
             + " and (o.resource_key = ? or o.resource_key = o.aggregate_key or ? = o.aggregate_key)"
             + " order by o.acquired_at, o.resource_key";
 
-    private static final String GRANT = "insert into app_lock (resource_key, aggregate_key, mode, owner_id, owner_view,"
-            + " user_login, display_name, expires_at)"
-            + " values (?, ?, ?, ?, ?, ?, ?, statement_timestamp() + make_interval(secs => ?))"
+    /** Grants all requested rows ({@code values} list filled in) or none, and audits each grant. */
+    private static final String GRANT_ALL = "with request (resource_key, aggregate_key) as (values %s),"
+            + " blocked as (select 1 from request r join app_lock o on o.aggregate_key = r.aggregate_key"
+            + " where o.owner_id <> ? and o.expires_at > statement_timestamp() and (o.mode = 'WRITE' or ? = 'WRITE')"
+            + " and (o.resource_key = r.resource_key or o.resource_key = o.aggregate_key"
+            + " or r.resource_key = o.aggregate_key) limit 1),"
+            + " granted as (insert into app_lock (resource_key, aggregate_key, mode, owner_id, owner_view, user_login,"
+            + " display_name, expires_at) select r.resource_key, r.aggregate_key, ?, ?, ?, ?, ?,"
+            + " statement_timestamp() + make_interval(secs => ?) from request r where not exists (select 1 from blocked)"
             + " on conflict (resource_key, owner_id) do update set owner_view = excluded.owner_view,"
             + " renewed_at = statement_timestamp(), expires_at = excluded.expires_at,"
             + " mode = case when excluded.mode = 'WRITE' then 'WRITE' else app_lock.mode end"
-            + " returning " + COLUMNS + ", (xmax = 0) as inserted";
+            + " returning *, (xmax = 0) as inserted),"
+            + " audited as (insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,"
+            + " fencing_token) select case when inserted then 'ACQUIRED' else 'REACQUIRED' end, resource_key, mode,"
+            + " owner_id, user_login, display_name, fencing_token from granted)"
+            + " select " + COLUMNS + " from granted order by resource_key";
 
     private static final String AUDIT = "insert into lock_event (event_type, resource_key, mode, owner_id, user_login,"
             + " display_name, fencing_token, actor, reason) values (?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -108,25 +121,78 @@ public class JdbcLockManager implements LockManager {
             aggregateOf.put(key, catalog.aggregateOf(key));
         }
         try (Connection c = dataSource.getConnection()) {
-            for (LockKey aggregate : new TreeSet<>(aggregateOf.values())) {
-                serialize(c, aggregate);
-                deleteAndAudit(c, "aggregate_key = ? and expires_at <= statement_timestamp()", ReleaseCause.EXPIRED,
-                        null, null, aggregate.toString());
-            }
-            for (var entry : aggregateOf.entrySet()) {
-                List<Lock> conflicts = conflicts(c, entry.getKey(), entry.getValue(), mode, owner.ownerId());
-                if (!conflicts.isEmpty()) {
-                    audit(c, "DENIED", entry.getKey(), mode, owner, null, null, null);
-                    throw new LockUnavailableException(entry.getKey(), conflicts);
+            // A holder may release (releases take no advisory lock) between the refused grant and the look at who
+            // was in the way; then nobody is, and the grant is tried again. New grants cannot appear meanwhile: this
+            // transaction holds the aggregates' advisory locks. So the second try succeeds; three is a safety margin.
+            for (int attempt = 0; attempt < 3; attempt++) {
+                List<Lock> granted = grantAll(c, aggregateOf, mode, owner, view);
+                if (granted.size() == aggregateOf.size()) {
+                    return granted;
+                }
+                for (var entry : aggregateOf.entrySet()) {
+                    List<Lock> conflicts = conflicts(c, entry.getKey(), entry.getValue(), mode, owner.ownerId());
+                    if (!conflicts.isEmpty()) {
+                        audit(c, "DENIED", entry.getKey(), mode, owner, null, null, null);
+                        throw new LockUnavailableException(entry.getKey(), conflicts);
+                    }
                 }
             }
-            List<Lock> granted = new ArrayList<>();
-            for (var entry : aggregateOf.entrySet()) {
-                granted.add(grant(c, entry.getKey(), entry.getValue(), mode, owner, view));
-            }
-            return granted;
+            throw new IllegalStateException("Nothing was granted and nothing is in the way of " + keys);
         } catch (SQLException e) {
             throw new LockStoreException("acquire " + keys, e);
+        }
+    }
+
+    /** The fast path: serialize, clear lapsed rows, grant all or none, in one round trip. */
+    private List<Lock> grantAll(Connection c, TreeMap<LockKey, LockKey> aggregateOf, LockMode mode, LockOwner owner,
+            String view) throws SQLException {
+        StringBuilder sql = new StringBuilder();
+        TreeSet<LockKey> aggregates = new TreeSet<>(aggregateOf.values());
+        for (int i = 0; i < aggregates.size(); i++) {
+            sql.append("select pg_advisory_xact_lock(hashtextextended(?, 0));")
+                    .append(String.format(DELETE_AND_AUDIT,
+                            "aggregate_key = ? and expires_at <= statement_timestamp()"))
+                    .append(';');
+        }
+        sql.append(String.format(GRANT_ALL, String.join(", ", java.util.Collections.nCopies(aggregateOf.size(),
+                "(?, ?)"))));
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            int i = 1;
+            for (LockKey aggregate : aggregates) {
+                ps.setString(i++, aggregate.toString());
+                ps.setString(i++, aggregate.toString());
+                ps.setString(i++, ReleaseCause.EXPIRED.name());
+                ps.setString(i++, null);
+                ps.setString(i++, null);
+            }
+            for (var entry : aggregateOf.entrySet()) {
+                ps.setString(i++, entry.getKey().toString());
+                ps.setString(i++, entry.getValue().toString());
+            }
+            ps.setString(i++, owner.ownerId());
+            ps.setString(i++, mode.name());
+            ps.setString(i++, mode.name());
+            ps.setString(i++, owner.ownerId());
+            ps.setString(i++, view);
+            ps.setString(i++, owner.login());
+            ps.setString(i++, owner.displayName());
+            ps.setInt(i, settings.leaseSeconds());
+            List<Lock> granted = new ArrayList<>();
+            boolean isResultSet = ps.execute();
+            while (true) {
+                if (isResultSet) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        if (rs.getMetaData().getColumnCount() > 1) { // the grant, not an advisory lock's void
+                            while (rs.next()) {
+                                granted.add(lock(rs));
+                            }
+                        }
+                    }
+                } else if (ps.getUpdateCount() == -1) {
+                    return granted;
+                }
+                isResultSet = ps.getMoreResults();
+            }
         }
     }
 
@@ -312,27 +378,6 @@ public class JdbcLockManager implements LockManager {
             ps.setString(4, key.toString());
             ps.setString(5, key.toString());
             return read(ps);
-        }
-    }
-
-    private Lock grant(Connection c, LockKey key, LockKey aggregate, LockMode mode, LockOwner owner, String view)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(GRANT)) {
-            ps.setString(1, key.toString());
-            ps.setString(2, aggregate.toString());
-            ps.setString(3, mode.name());
-            ps.setString(4, owner.ownerId());
-            ps.setString(5, view);
-            ps.setString(6, owner.login());
-            ps.setString(7, owner.displayName());
-            ps.setInt(8, settings.leaseSeconds());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                Lock lock = lock(rs);
-                audit(c, rs.getBoolean("inserted") ? "ACQUIRED" : "REACQUIRED", key, lock.mode(), owner,
-                        lock.fencingToken(), null, null);
-                return lock;
-            }
         }
     }
 
