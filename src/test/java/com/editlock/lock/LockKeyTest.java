@@ -41,12 +41,9 @@ class LockKeyTest {
     }
 
     @Test
-    void modesParseAsTypedAndOnlyReadersAreCompatible() {
+    void modesParseAsTyped() {
         assertThat(LockMode.parse("write")).isEqualTo(LockMode.WRITE);
         assertThat(LockMode.parse(" READ ")).isEqualTo(LockMode.READ);
         assertThatThrownBy(() -> LockMode.parse("exclusive")).hasMessageContaining("READ or WRITE");
-        assertThat(LockMode.READ.compatibleWith(LockMode.READ)).isTrue();
-        assertThat(LockMode.READ.compatibleWith(LockMode.WRITE)).isFalse();
-        assertThat(LockMode.WRITE.compatibleWith(LockMode.READ)).isFalse();
     }
 }
