@@ -16,7 +16,6 @@ import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -30,7 +29,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.io.StringReader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +65,8 @@ public class ConfiguratorResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public JsonObject put(@PathParam("id") String id, String body) {
         long configuratorId = id(id);
-        ConfiguratorDraft draft = draft(configuratorId, parse(body));
+        ConfiguratorDraft draft = draft(configuratorId, LockJson.object(body, "The body must be a JSON object with name,"
+                + " description, status, version, items and variables, as GET returns it."));
         LockKey key = LockKey.configurator(configuratorId);
         Lock held = locks.locksOf(owner.get().ownerId()).stream().filter(l -> l.key().equals(key)).findFirst()
                 .orElse(null);
@@ -111,19 +110,6 @@ public class ConfiguratorResource {
         }
         return new ConfiguratorDraft(id, text(o, "name", problems), text(o, "description", problems), status, items,
                 variables, version);
-    }
-
-    private static JsonObject parse(String body) {
-        try {
-            JsonValue value = Json.createReader(new StringReader(body == null ? "" : body)).readValue();
-            if (value.getValueType() == JsonValue.ValueType.OBJECT) {
-                return value.asJsonObject();
-            }
-        } catch (JsonException e) {
-            // reported below
-        }
-        throw new BadRequestException("The body must be a JSON object with name, description, status, version, "
-                + "items and variables, as GET returns it.");
     }
 
     private static long id(String text) {

@@ -4,7 +4,12 @@ import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonException;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.BadRequestException;
+import java.io.StringReader;
 import java.time.Instant;
 import java.util.List;
 
@@ -58,6 +63,22 @@ final class LockJson {
     private static void optional(JsonObjectBuilder b, String name, String value) {
         if (value != null) {
             b.add(name, value);
+        }
+    }
+
+    /** The request body as a JSON object, or a 400 that says what was wrong and what {@code shape} is expected. */
+    static JsonObject object(String body, String shape) {
+        if (body == null || body.isBlank()) {
+            throw new BadRequestException(shape);
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+            JsonValue value = reader.readValue();
+            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new BadRequestException(shape);
+            }
+            return value.asJsonObject();
+        } catch (JsonException e) {
+            throw new BadRequestException("The body is not valid JSON. " + shape);
         }
     }
 

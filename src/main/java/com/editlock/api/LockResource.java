@@ -11,9 +11,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.ws.rs.BadRequestException;
@@ -31,7 +29,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.io.StringReader;
 import java.util.Optional;
 
 /** {@code /api/locks}: take, inspect, renew and release locks as the calling session. */
@@ -58,7 +55,7 @@ public class LockResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response acquire(String body) {
-        JsonObject request = parse(body);
+        JsonObject request = LockJson.object(body, BODY_HINT);
         LockKey key = LockKey.parse(text(request, "resource", null));
         LockMode mode;
         try {
@@ -147,21 +144,6 @@ public class LockResource {
         LockKey key = LockKey.parse(resource);
         catalog.aggregateOf(key); // 404 when the record does not exist
         return key;
-    }
-
-    private static JsonObject parse(String body) {
-        if (body == null || body.isBlank()) {
-            throw new BadRequestException(BODY_HINT);
-        }
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
-            JsonValue value = reader.readValue();
-            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-                throw new BadRequestException(BODY_HINT);
-            }
-            return value.asJsonObject();
-        } catch (JsonException e) {
-            throw new BadRequestException("The body is not valid JSON. " + BODY_HINT);
-        }
     }
 
     private static String text(JsonObject request, String field, String fallback) {

@@ -220,7 +220,7 @@ public class ConfiguratorService {
     }
 
     private static VariablesDraft variablesOf(Configurator c) {
-        return new VariablesDraft(c.getId(), c.getName(), variableDrafts(c), c.getVersion().getValue());
+        return new VariablesDraft(c.getId(), c.getName(), variableDrafts(c));
     }
 
     private static List<VariableDraft> variableDrafts(Configurator c) {
@@ -231,6 +231,6 @@ public class ConfiguratorService {
     private static FiltersDraft filtersOf(ConfiguratorItem item) {
         Configurator c = item.getConfigurator();
         return new FiltersDraft(item.getId(), item.getName(), c.getId(), c.getName(),
-                item.getFilters().stream().map(ItemFilter::getRule).toList(), c.getVersion().getValue());
+                item.getFilters().stream().map(ItemFilter::getRule).toList());
     }
 }

@@ -1,6 +1,8 @@
 package com.editlock.lock;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The lock cannot be granted now: someone else holds {@code key} or a lock that overlaps it. Carries who,
@@ -32,12 +34,8 @@ public class LockUnavailableException extends RuntimeException {
     }
 
     private static String describe(LockKey key, List<Lock> holders) {
-        StringBuilder names = new StringBuilder();
-        for (Lock lock : holders) {
-            if (names.indexOf(lock.displayName()) < 0) {
-                names.append(names.length() == 0 ? "" : ", ").append(lock.displayName());
-            }
-        }
-        return key + " is locked by " + names + ".";
+        Set<String> names = new LinkedHashSet<>();
+        holders.forEach(lock -> names.add(lock.displayName()));
+        return key + " is locked by " + String.join(", ", names) + ".";
     }
 }

@@ -56,7 +56,7 @@ public class FiltersEditor extends LockedEditor<FiltersDraft> {
     @Override
     protected void write(Lock held) {
         configurators.saveFilters(held, new FiltersDraft(held.key().id(), itemName, configuratorId, configuratorName,
-                rules.stream().map(FilterRow::getRule).toList(), 0));
+                rules.stream().map(FilterRow::getRule).toList()));
     }
 
     @Override

@@ -101,9 +101,6 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             lockStatus = LockSentences.forServer().beingEdited(e.holders());
             current = currentValues().orElse(null);
             found = current != null;
-            if (found) {
-                edit(current);
-            }
         } catch (UnknownResourceException e) {
             error(e.getMessage());
         }

@@ -50,7 +50,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
     @Override
     protected void write(Lock held) {
         configurators.saveVariables(held, new VariablesDraft(held.key().id(), configuratorName,
-                variables.drafts(), 0));
+                variables.drafts()));
     }
 
     @Override

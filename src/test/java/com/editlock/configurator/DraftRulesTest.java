@@ -20,7 +20,7 @@ class DraftRulesTest {
     @Test
     void aSoundDraftPasses() {
         assertThatCode(() -> DraftRules.check(draft("Bike", List.of(FRAME), List.of(SIZE)))).doesNotThrowAnyException();
-        assertThatCode(() -> DraftRules.check(new FiltersDraft(1, "Frame", 1, "Bike", List.of("size > 1"), 1)))
+        assertThatCode(() -> DraftRules.check(new FiltersDraft(1, "Frame", 1, "Bike", List.of("size > 1"))))
                 .doesNotThrowAnyException();
     }
 
@@ -40,7 +40,7 @@ class DraftRulesTest {
         var longDescription = new ConfiguratorDraft(1, "Bike", "x".repeat(2001), ConfiguratorStatus.DRAFT, List.of(),
                 List.of(), 1);
         assertThatThrownBy(() -> DraftRules.check(longDescription)).hasMessageContaining("at most 2000 characters");
-        assertThatThrownBy(() -> DraftRules.check(new FiltersDraft(1, "F", 1, "B", List.of("ok", " "), 1)))
+        assertThatThrownBy(() -> DraftRules.check(new FiltersDraft(1, "F", 1, "B", List.of("ok", " "))))
                 .hasMessageContaining("A filter rule is required");
         assertThatThrownBy(() -> DraftRules.check(draft("Bike",
                 List.of(new ItemDraft(null, "Big", new BigDecimal("12345678901.00"))), List.of())))
