@@ -4,6 +4,7 @@ import com.editlock.configurator.ConcurrentModificationException;
 import com.editlock.configurator.InvalidDraftException;
 import com.editlock.lock.InvalidLockKeyException;
 import com.editlock.lock.LockNotHeldException;
+import com.editlock.lock.LockStoreException;
 import jakarta.json.Json;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.UnknownResourceException;
@@ -17,7 +18,8 @@ import java.util.logging.Logger;
 
 /**
  * Turns every failure into a JSON error: 400 for bad input, 404 for records that do not exist, 409 with the holder
- * for a lock that is taken, the JAX-RS status for the rest, and a 500 that tells nothing internal for the
+ * for a lock that is taken, 503 with {@code Retry-After} when the lock store cannot answer now, the JAX-RS status
+ * for the rest, and a 500 that tells nothing internal for the
  * unexpected (logged here with its stack trace).
  */
 @Provider
@@ -32,6 +34,11 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
         }
         if (failure instanceof LockNotHeldException || failure instanceof ConcurrentModificationException) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.error(failure.getMessage()));
+        }
+        if (failure instanceof LockStoreException) {
+            LOG.log(Level.WARNING, "The lock store failed; the client is told to try again", failure);
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "2")
+                    .type(MediaType.APPLICATION_JSON).entity(LockJson.error(LockStoreException.userMessage())).build();
         }
         if (failure instanceof InvalidDraftException e) {
             var problems = Json.createArrayBuilder();

@@ -48,7 +48,7 @@ final class LockJson {
 
     static JsonObject event(LockEvent e) {
         JsonObjectBuilder b = Json.createObjectBuilder().add("id", e.id()).add("at", iso(e.at()))
-                .add("type", e.type()).add("resource", e.resource());
+                .add("type", e.type().name()).add("resource", e.resource());
         optional(b, "mode", e.mode());
         optional(b, "user", e.userLogin());
         optional(b, "name", e.displayName());

@@ -90,7 +90,7 @@ public class LockResource {
     public Response release(@PathParam("resource") String resource, @QueryParam("reason") String reason) {
         LockKey key = existing(resource);
         LockOwner me = owner.get();
-        if (locks.release(key, me.ownerId())) {
+        if (locks.release(key, me.ownerId(), null)) {
             return Response.noContent().build();
         }
         Optional<Lock> holder = locks.holder(key);

@@ -8,6 +8,7 @@ import com.editlock.lock.LockRequest;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.ReadsOnly;
 import com.editlock.lock.RequiresLock;
+import com.editlock.lock.RetryTransientFailures;
 import com.editlock.lock.UnknownResourceException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -31,6 +32,7 @@ import java.util.Optional;
  */
 @EditingService
 @ApplicationScoped
+@RetryTransientFailures
 public class ConfiguratorService {
 
     @PersistenceContext

@@ -31,8 +31,12 @@ public interface LockManager {
     /** Acquires all keys, in canonical order, or none of them. */
     List<Lock> acquireAll(Collection<LockKey> keys, LockMode mode, LockOwner owner, String view);
 
-    /** Releases the owner's lock on {@code key}; idempotent. Returns whether a lock was released. */
-    boolean release(LockKey key, String ownerId);
+    /**
+     * Releases the owner's lock on {@code key} if tab {@code view} holds it ({@code null}: whichever tab, as API
+     * clients have none); idempotent. A tab whose lock moved to a newer tab (a reload) releases nothing. Returns
+     * whether a lock was released.
+     */
+    boolean release(LockKey key, String ownerId, String view);
 
     /** Releases the locks that one tab of the owner took (tab closed). Returns the released keys. */
     List<LockKey> releaseView(String ownerId, String view);
@@ -42,7 +46,8 @@ public interface LockManager {
 
     /**
      * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's). A lapsed lock that
-     * nobody has taken or swept yet is renewed too, and audited as such. Returns the number of renewed locks.
+     * nobody has taken or swept yet is renewed too, and audited as such: a row blocks every conflicting grant until it
+     * is deleted, so nobody can have been granted anything beside it. Returns the number of renewed locks.
      */
     int renew(String ownerId, String view);
 
@@ -63,16 +68,19 @@ public interface LockManager {
     List<Lock> forceRelease(LockKey key, String adminLogin, String reason);
 
     /**
-     * Checks, inside the caller's transaction, that {@code owner} still holds a live lock on {@code key} with
-     * {@code fencingToken}, and keeps it from being released until that transaction ends.
+     * Checks, inside the caller's transaction, that {@code owner} still holds a live WRITE lock on {@code key} with
+     * {@code fencingToken}, and keeps it from being released until that transaction ends. A READ lock never writes.
      *
-     * @throws LockNotHeldException when it does not, with a sentence that says what happened
+     * @throws LockNotHeldException when it does not, with a sentence that says what happened ({@link LostLock})
      */
     Lock verify(LockKey key, String ownerId, long fencingToken);
 
     /** The newest {@code limit} history lines of {@code key} (all resources when {@code null}), newest first. */
     List<LockEvent> history(LockKey key, int limit);
 
-    /** Deletes lapsed locks in batches, auditing each as expired. Returns the released keys. */
+    /**
+     * Deletes lapsed locks in batches, each batch committed on its own, auditing each as expired. Safe to run on
+     * several nodes at once. Returns the released keys.
+     */
     List<LockKey> sweepExpired();
 }

@@ -13,7 +13,7 @@ import org.flywaydb.core.Flyway;
 
 /**
  * Runs before the web module serves: validates the settings (a bad value fails the deployment with a sentence naming
- * the key), migrates the schema with Flyway from {@code db-migrations/}, and installs the demo data when asked.
+ * the key), refuses a database connection that is not at READ COMMITTED, migrates the schema with Flyway from {@code db-migrations/}, and installs the demo data when asked.
  */
 @Startup
 @Singleton
@@ -36,6 +36,11 @@ public class PlatformStartup {
         LOG.info(() -> "Editlock settings: lease " + settings.leaseSeconds() + " s, sweep every "
                 + settings.sweepSeconds() + " s, session timeout " + settings.sessionTimeoutSeconds()
                 + " s, demo data " + (settings.demoData() ? "on" : "off"));
+        try (var c = dataSource.getConnection()) {
+            Database.requireReadCommitted(c);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("Editlock cannot reach its database: " + e.getMessage(), e);
+        }
         var result = Flyway.configure()
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")

@@ -9,6 +9,7 @@ import com.editlock.lock.LockManager;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockRequest;
+import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.UnknownResourceException;
 import com.editlock.platform.Settings;
@@ -103,6 +104,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             found = current != null;
         } catch (UnknownResourceException e) {
             error(e.getMessage());
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not open a record for editing", e);
+            error(LockStoreException.userMessage());
         }
     }
 
@@ -119,6 +123,10 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             lockStatus = e.getMessage();
             current = currentValues().orElse(current);
             error(e.getMessage() + " What you typed is still in the form; the current values are shown beside it.");
+            return null;
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not save under a lock", e);
+            error(LockStoreException.userMessage() + " What you typed is still in the form.");
             return null;
         } catch (InvalidDraftException e) {
             FacesContext faces = FacesContext.getCurrentInstance();
@@ -158,7 +166,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     private void release() {
         if (lock != null) {
-            locks.release(lock.key(), lock.ownerId());
+            locks.release(lock.key(), lock.ownerId(), viewToken); // a newer tab that took it over keeps it
             lock = null;
         }
     }

@@ -237,6 +237,30 @@ public class AggregateIT {
 
     @Test
     @RunAsClient
+    void twoReadLocksSaveNothing() {
+        Browser sara = api("sara");
+        Browser omar = api("omar");
+        JsonObject before = json(sara.get("api/configurators/2").body());
+        String renamed = before.toString().replace("\"name\":\"" + before.getString("name") + "\"",
+                "\"name\":\"Written under a READ lock\"");
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:2\",\"mode\":\"READ\"}").statusCode())
+                .isEqualTo(201);
+        assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:2\",\"mode\":\"READ\"}").statusCode())
+                .isEqualTo(201);
+
+        for (Browser reader : List.of(sara, omar)) {
+            HttpResponse<String> refused = reader.send("PUT", "api/configurators/2", renamed);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+            assertThat(json(refused.body()).getString("error")).contains("for reading only")
+                    .contains("Open it for editing");
+        }
+        assertThat(json(sara.get("api/configurators/2").body())).isEqualTo(before);
+        assertThat(sara.delete("api/locks/configurator:2").statusCode()).isEqualTo(204);
+        assertThat(omar.delete("api/locks/configurator:2").statusCode()).isEqualTo(204);
+    }
+
+    @Test
+    @RunAsClient
     void invalidInputIsShownNextToTheFieldAndNothingIsSaved() {
         Browser sara = screen("sara");
         long version = json(api("sara").get("api/configurators/3").body()).getJsonNumber("version").longValue();

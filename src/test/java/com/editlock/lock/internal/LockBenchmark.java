@@ -4,25 +4,17 @@ import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockOwner;
-import com.editlock.platform.Settings;
-import java.io.PrintWriter;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * How much the lock protocol costs against the cheapest possible lock, in the same run on the same database:
@@ -41,14 +33,9 @@ public final class LockBenchmark {
     private static final int[] CLIENTS = {1, 4, 16};
 
     public static void main(String[] args) throws Exception {
-        Logger.getLogger("org.flywaydb").setLevel(java.util.logging.Level.WARNING);
         try (EmbeddedDatabase db = EmbeddedDatabase.throwAway()) {
-            PGSimpleDataSource pg = new PGSimpleDataSource();
-            pg.setUrl(db.jdbcUrl());
-            pg.setUser(db.user());
-            pg.setPassword(db.password());
-            Flyway.configure().dataSource(pg).locations("filesystem:db-migrations").load().migrate();
-            try (Connection c = pg.getConnection()) {
+            LockStore pg = LockStore.on(db);
+            try (Connection c = pg.separateConnection()) {
                 c.createStatement().execute("create table bench_lock (resource_key varchar(200) primary key,"
                         + " owner_id varchar(64) not null)");
             }
@@ -59,7 +46,7 @@ public final class LockBenchmark {
             System.out.printf("|---:|---:|---:|---:|%n");
             for (int clients : CLIENTS) {
                 double baseline = run(clients, i -> baselinePair(pg, "item:" + i + ":filters"));
-                JdbcLockManager locks = manager(pg);
+                JdbcLockManager locks = pg.manager(null, key -> LockKey.configurator(key.id() % 4 + 1));
                 double editlock = run(clients, i -> editlockPair(locks, i));
                 System.out.printf("| %d | %,.0f | %,.0f | %.2f |%n", clients, baseline, editlock, editlock / baseline);
             }
@@ -132,101 +119,17 @@ public final class LockBenchmark {
     private static final ThreadLocal<LockOwner> OWNERS = ThreadLocal.withInitial(
             () -> new LockOwner(UUID.randomUUID().toString(), "bench", "Bench"));
 
-    private static void editlockPair(JdbcLockManager locks, int client) throws SQLException {
-        TransactionalDataSource tx = (TransactionalDataSource) locks.dataSource;
+    private static void editlockPair(JdbcLockManager locks, int client) {
+        LockStore tx = (LockStore) locks.dataSource;
         LockKey key = LockKey.itemFilters(client + 1);
         tx.inTransaction(() -> locks.acquire(key, LockMode.WRITE, OWNERS.get(), null));
-        tx.inTransaction(() -> locks.release(key, OWNERS.get().ownerId()));
-    }
-
-    private static JdbcLockManager manager(PGSimpleDataSource pg) {
-        JdbcLockManager locks = new JdbcLockManager();
-        locks.dataSource = new TransactionalDataSource(pg);
-        locks.catalog = key -> LockKey.configurator(key.id() % 4 + 1);
-        locks.settings = Settings.from(k -> Optional.empty());
-        return locks;
+        tx.inTransaction(() -> locks.release(key, OWNERS.get().ownerId(), null));
     }
 
     private static String version(DataSource ds) throws SQLException {
         try (Connection c = ds.getConnection(); var rs = c.createStatement().executeQuery("show server_version")) {
             rs.next();
             return rs.getString(1);
-        }
-    }
-
-    /**
-     * What JTA does for the lock manager in the container, reduced to one thread: every {@code getConnection()}
-     * inside {@link #inTransaction} returns the thread's one connection, committed at the end.
-     */
-    static final class TransactionalDataSource implements DataSource {
-        private final DataSource target;
-        private final ThreadLocal<Connection> current = new ThreadLocal<>();
-
-        TransactionalDataSource(DataSource target) {
-            this.target = target;
-        }
-
-        void inTransaction(Runnable work) throws SQLException {
-            Connection c = connection(target);
-            c.setAutoCommit(false);
-            current.set(c);
-            try {
-                work.run();
-                c.commit();
-            } catch (RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                current.remove();
-            }
-        }
-
-        @Override
-        public Connection getConnection() {
-            Connection c = current.get();
-            if (c == null) {
-                throw new IllegalStateException("outside a transaction");
-            }
-            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                    (proxy, method, args) -> method.getName().equals("close") ? null : method.invoke(c, args));
-        }
-
-        @Override
-        public Connection getConnection(String user, String password) {
-            return getConnection();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) {
-        }
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            throw new SQLFeatureNotSupportedException();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) {
-            return false;
         }
     }
 }

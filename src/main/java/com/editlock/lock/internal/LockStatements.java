@@ -1,0 +1,199 @@
+package com.editlock.lock.internal;
+
+import java.util.Collections;
+
+/**
+ * Every statement of the lock store, in one place, named after what it does. {@code ?} parameters only: nothing here
+ * is built from user input (the grant's {@code values} list is sized by the number of keys requested).
+ *
+ * <p>Rules the statements keep together:
+ * <ul>
+ * <li><b>A row blocks until it is deleted.</b> Expiry only makes a row deletable; the grant treats every row that is
+ * still there as held. So {@code app_lock} never holds two conflicting rows, whatever the clocks say, and a heartbeat
+ * that revives a lapsed row can never bring a conflict back to life.</li>
+ * <li><b>One judge of expiry per acquisition:</b> the clean-up, run under the aggregate's advisory lock before the
+ * grant, deletes the aggregate's lapsed rows. A row that lapses after it simply still blocks (the refusal path sees
+ * it lapsed and tries again, and the next clean-up deletes it).</li>
+ * <li><b>Rows are locked in id order</b> by every statement that locks several ({@code order by id for update}), so
+ * releases, clean-ups and renewals cannot deadlock with each other.</li>
+ * <li>Times are {@code statement_timestamp()}: the database's clock, never the application server's.</li>
+ * </ul>
+ */
+final class LockStatements {
+
+    private LockStatements() {
+    }
+
+    static final String COLUMNS = """
+            resource_key, aggregate_key, mode, owner_id, owner_view, user_login, display_name, acquired_at, \
+            renewed_at, expires_at, fencing_token""";
+
+    /** Serializes acquisitions inside one aggregate until the transaction ends. Parameter: the aggregate key. */
+    static final String SERIALIZE_AGGREGATE = "select pg_advisory_xact_lock(hashtextextended(?, 0))";
+
+    /** Deletes the aggregate's lapsed rows and audits them as expired. Parameter: the aggregate key. */
+    static final String CLEAN_UP_AGGREGATE = """
+            with gone as (
+                delete from app_lock where id in (
+                    select id from app_lock where aggregate_key = ? and expires_at <= statement_timestamp()
+                    order by id for update)
+                returning *)
+            insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name, fencing_token)
+            select 'EXPIRED', resource_key, mode, owner_id, user_login, display_name, fencing_token from gone""";
+
+    /**
+     * Grants every requested key or none, and audits each grant. Blocked when another owner has a row (live or not:
+     * see above) on the same key, on the aggregate, or (when the aggregate is requested) anywhere inside it, with one
+     * of the two in WRITE mode. Re-acquiring one's own lock keeps its token, moves it to the new tab and upgrades
+     * READ to WRITE. Parameters: (key, aggregate) per request, then owner id, mode, mode, owner id, view, login,
+     * display name, lease seconds.
+     */
+    private static final String GRANT_ALL = """
+            with request (resource_key, aggregate_key) as (values %s),
+            blocked as (
+                select 1 from request r join app_lock o on o.aggregate_key = r.aggregate_key
+                where o.owner_id <> ? and (o.mode = 'WRITE' or ? = 'WRITE')
+                  and (o.resource_key = r.resource_key or o.resource_key = o.aggregate_key
+                       or r.resource_key = o.aggregate_key)
+                limit 1),
+            granted as (
+                insert into app_lock (resource_key, aggregate_key, mode, owner_id, owner_view, user_login,
+                                      display_name, expires_at)
+                select r.resource_key, r.aggregate_key, ?, ?, ?, ?, ?,
+                       statement_timestamp() + make_interval(secs => ?)
+                from request r where not exists (select 1 from blocked)
+                on conflict (resource_key, owner_id) do update set
+                    owner_view = excluded.owner_view, renewed_at = statement_timestamp(),
+                    expires_at = excluded.expires_at,
+                    mode = case when excluded.mode = 'WRITE' then 'WRITE' else app_lock.mode end
+                returning *, (xmax = 0) as inserted),
+            audited as (
+                insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,
+                                        fencing_token)
+                select case when inserted then 'ACQUIRED' else 'REACQUIRED' end, resource_key, mode, owner_id,
+                       user_login, display_name, fencing_token
+                from granted)
+            select %s from granted order by resource_key""";
+
+    static String grantAll(int keys) {
+        return String.format(GRANT_ALL, String.join(", ", Collections.nCopies(keys, "(?, ?)")), COLUMNS);
+    }
+
+    /**
+     * Who is in the way of a refused grant: every other owner's conflicting row, with whether it is still live.
+     * Parameters: aggregate, owner id, mode, key, key.
+     */
+    static final String CONFLICTS = "select " + COLUMNS + ", expires_at > statement_timestamp() as live"
+            + """
+             from app_lock o
+            where o.aggregate_key = ? and o.owner_id <> ? and (o.mode = 'WRITE' or ? = 'WRITE')
+              and (o.resource_key = ? or o.resource_key = o.aggregate_key or ? = o.aggregate_key)
+            order by o.acquired_at, o.resource_key""";
+
+    /** Audits a refusal. Parameters: key, mode, owner id, login, display name. */
+    static final String AUDIT_DENIAL = """
+            insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name)
+            values ('DENIED', ?, ?, ?, ?, ?)""";
+
+    /**
+     * Deletes the rows a condition selects, locking them in id order, and audits each with one event type, actor and
+     * reason; returns the deleted rows. Parameters: the condition's, then event type, actor, reason.
+     */
+    private static String deleteAndAudit(String condition) {
+        return """
+                with gone as (
+                    delete from app_lock where id in (select id from app_lock where %s order by id for update)
+                    returning *),
+                audited as (
+                    insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,
+                                            fencing_token, actor, reason)
+                    select ?, resource_key, mode, owner_id, user_login, display_name, fencing_token, ?, ?
+                    from gone)
+                select %s from gone order by resource_key""".formatted(condition, COLUMNS);
+    }
+
+    /** Parameters: key, owner id, view, view (a {@code null} view: whichever tab). */
+    static final String RELEASE = deleteAndAudit(
+            "resource_key = ? and owner_id = ? and (? :: varchar is null or owner_view = ?)");
+
+    /** Parameters: owner id, view. */
+    static final String RELEASE_VIEW = deleteAndAudit("owner_id = ? and owner_view = ?");
+
+    /** Parameter: owner id. */
+    static final String RELEASE_ALL = deleteAndAudit("owner_id = ?");
+
+    /** Parameter: key. */
+    static final String FORCE_RELEASE = deleteAndAudit("resource_key = ?");
+
+    /**
+     * One batch of the sweep: lapsed rows, oldest first, skipping rows another transaction has locked (another node's
+     * sweep, a save under way), so two sweeps never wait for each other or audit a row twice. Parameter: batch size.
+     */
+    static final String SWEEP_BATCH = """
+            with gone as (
+                delete from app_lock where id in (
+                    select id from app_lock where expires_at <= statement_timestamp()
+                    order by expires_at limit ? for update skip locked)
+                returning *)
+            insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name, fencing_token)
+            select 'EXPIRED', resource_key, mode, owner_id, user_login, display_name, fencing_token from gone
+            returning resource_key""";
+
+    /**
+     * Extends the owner's leases (all, or one tab's) and audits those that had lapsed. Parameters: owner id, view,
+     * view, lease seconds.
+     */
+    static final String RENEW = """
+            with mine as (
+                select id, expires_at <= statement_timestamp() as lapsed from app_lock
+                where owner_id = ? and (? :: varchar is null or owner_view = ?)
+                order by id for update),
+            renewed as (
+                update app_lock a set renewed_at = statement_timestamp(),
+                                      expires_at = statement_timestamp() + make_interval(secs => ?)
+                from mine m where a.id = m.id
+                returning a.*, m.lapsed),
+            audited as (
+                insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,
+                                        fencing_token)
+                select 'RENEWED_AFTER_LAPSE', resource_key, mode, owner_id, user_login, display_name, fencing_token
+                from renewed where lapsed)
+            select count(*) from renewed""";
+
+    /**
+     * The fencing check: the owner's live row with that token, locked FOR SHARE so that no release, sweep or force
+     * release can delete it before the caller's save commits. Parameters: key, owner id, token.
+     */
+    static final String VERIFY = "select " + COLUMNS + """
+             from app_lock
+            where resource_key = ? and owner_id = ? and fencing_token = ? and expires_at > statement_timestamp()
+            for share""";
+
+    /** How a token's lock ended, newest first. Parameters: key, token. */
+    static final String HOW_IT_ENDED = """
+            select event_type, actor, reason from lock_event
+            where resource_key = ? and fencing_token = ?
+              and event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED')
+            order by id desc limit 1""";
+
+    /** The live lock on a key: the writer, else the oldest reader. Parameter: key. */
+    static final String HOLDER = "select " + COLUMNS + """
+             from app_lock where resource_key = ? and expires_at > statement_timestamp()
+            order by mode = 'WRITE' desc, acquired_at limit 1""";
+
+    /** Parameter: owner id. */
+    static final String LOCKS_OF = "select " + COLUMNS + """
+             from app_lock where owner_id = ? and expires_at > statement_timestamp()
+            order by acquired_at, resource_key""";
+
+    static final String ALL_LOCKS = "select " + COLUMNS + """
+             from app_lock where expires_at > statement_timestamp()
+            order by acquired_at, resource_key""";
+
+    /** Parameters: key, key (a {@code null} key: all resources), limit. */
+    static final String HISTORY = """
+            select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
+                   reason
+            from lock_event where (? :: varchar is null or resource_key = ?)
+            order by id desc limit ?""";
+}
