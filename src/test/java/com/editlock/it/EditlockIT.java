@@ -250,6 +250,31 @@ public class EditlockIT {
     }
 
     @Test
+    void aDeadlockVictimIsRetriedWhereItsTransactionBegins() throws Exception {
+        LockOwner sara = owner("sara", "Sara");
+        locks.acquireAll(List.of(LockKey.itemFilters(5), LockKey.itemFilters(6)), LockMode.WRITE, sara, null);
+        long first = rows("select min(id) from app_lock where owner_id = ?", sara.ownerId());
+        long last = rows("select max(id) from app_lock where owner_id = ?", sara.ownerId());
+        ManagedThreadFactory factory = InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+        ExecutorService pool = Executors.newFixedThreadPool(2, factory);
+        try (Connection other = dataSource().getConnection(); var s = other.createStatement()) {
+            other.setAutoCommit(false);
+            s.execute("set deadlock_timeout = '30s'"); // so that the lock manager's transaction is the victim
+            s.execute("select 1 from app_lock where id = " + last + " for update");
+            Future<List<LockKey>> releaseAll = pool.submit(() -> locks.releaseAll(sara.ownerId()));
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> rows("select count(*) from pg_locks where not granted") > 0);
+            pool.submit(() -> s.execute("select 1 from app_lock where id = " + first + " for update"))
+                    .get(30, TimeUnit.SECONDS); // the database broke the deadlock by aborting releaseAll's attempt
+            other.commit();
+            assertThat(releaseAll.get(30, TimeUnit.SECONDS)).as("retried, not failed")
+                    .containsExactlyInAnyOrder(LockKey.itemFilters(5), LockKey.itemFilters(6));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aForceReleasedHolderIsFencedOffWithASentenceThatSaysWhy() throws Exception {
         LockKey key = LockKey.itemFilters(11);
         LockOwner sara = owner("sara", "Sara");

@@ -110,7 +110,8 @@ public final class LockTorture {
         }
         Map<Op, Long> totals = new EnumMap<>(Op.class);
         counts.forEach((op, n) -> totals.put(op, n.get()));
-        return new Result(operations.get(), totals, failures.size(), List.copyOf(failures), report, took);
+        return new Result(Math.min(operations.get(), plan.operations()), totals, failures.size(),
+                List.copyOf(failures), report, took);
     }
 
     private void count(Op op) {
