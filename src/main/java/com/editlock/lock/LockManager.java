@@ -54,6 +54,15 @@ public interface LockManager {
     /** The live lock on {@code key}: the writer if there is one, else the oldest reader. */
     Optional<Lock> holder(LockKey key);
 
+    /** The live locks inside {@code aggregate} (on it and on its sub-pages), oldest first. */
+    List<Lock> locksIn(LockKey aggregate);
+
+    /**
+     * Whether {@code held} is still live, for a page that wants to tell its user at once: empty while it is, else why
+     * it is gone. A read, not a fencing check: a save still goes through {@link #verify}.
+     */
+    Optional<LostLock> lost(Lock held);
+
     /** The owner's live locks. */
     List<Lock> locksOf(String ownerId);
 

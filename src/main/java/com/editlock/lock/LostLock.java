@@ -27,9 +27,18 @@ public record LostLock(LockKey key, LockEventType ending, String actor, String r
 
     /** A sentence that says what happened, who holds the record now, and that nothing was saved. */
     public String sentence() {
+        return whatHappened() + " Nothing was saved.";
+    }
+
+    /** For an open page that just lost its lock: what happened, and that the typed input stays but cannot be saved. */
+    public String notice() {
+        return whatHappened() + " What you typed stays on this page, but it cannot be saved; copy what you need.";
+    }
+
+    private String whatHappened() {
         if (readOnly) {
             return "You hold " + key + " for reading only (a READ lock), which never saves. Open it for editing "
-                    + "(a WRITE lock) first; nothing was saved.";
+                    + "(a WRITE lock) first.";
         }
         String what = ending == null ? "You hold no lock on " + key : switch (ending) {
             case FORCE_RELEASED -> "Your lock on " + key + " was released by " + actor + " (" + reason + ")";
@@ -40,6 +49,6 @@ public record LostLock(LockKey key, LockEventType ending, String actor, String r
         };
         String now = holderNow.map(l -> l.displayName() + " has been editing it since " + CLOCK.format(l.acquiredAt()))
                 .orElse("nobody holds it now");
-        return what + "; " + now + ". Nothing was saved.";
+        return what + "; " + now + ".";
     }
 }

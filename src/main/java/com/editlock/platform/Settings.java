@@ -19,6 +19,7 @@ public final class Settings {
     public static final String DEMO_DATA = "locks.demo.data";
     public static final String HTTP_PORT = "locks.http.port";
     public static final String IDLE_TIMEOUT_SECONDS = "locks.idle.timeout.seconds";
+    public static final String TAB_GRACE_SECONDS = "locks.tab.grace.seconds";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -26,14 +27,16 @@ public final class Settings {
     private final boolean demoData;
     private final int httpPort;
     private final int idleTimeoutSeconds;
+    private final int tabGraceSeconds;
 
     private Settings(Reader r) {
-        leaseSeconds = r.integer(LEASE_SECONDS, 120, 5, 86_400);
-        sweepSeconds = r.integer(SWEEP_SECONDS, 15, 1, 3_600);
+        leaseSeconds = r.integer(LEASE_SECONDS, 20, 5, 86_400);
+        sweepSeconds = r.integer(SWEEP_SECONDS, 5, 1, 3_600);
         sessionTimeoutSeconds = r.integer(SESSION_TIMEOUT_SECONDS, 1_800, 10, 604_800);
         demoData = r.bool(DEMO_DATA, false);
         httpPort = r.integer(HTTP_PORT, 8080, 1, 65_535);
         idleTimeoutSeconds = r.integer(IDLE_TIMEOUT_SECONDS, 900, 60, 86_400);
+        tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 3, 0, 60);
         r.failIfAnyBad();
     }
 
@@ -79,11 +82,19 @@ public final class Settings {
     }
 
     /**
-     * How often an open editor renews its leases: three heartbeats fit in one lease, and in one session timeout (the
-     * heartbeat is what keeps an active editor's session from timing out).
+     * How long a tab whose page connection closed may take to come back (a reload, a reconnect) before the locks it
+     * holds are released.
+     */
+    public int tabGraceSeconds() {
+        return tabGraceSeconds;
+    }
+
+    /**
+     * How often an open editor renews its leases: four heartbeats fit in one lease, and in one session timeout (the
+     * heartbeat is what keeps an active editor's session from timing out), so one lost heartbeat costs nothing.
      */
     public int heartbeatSeconds() {
-        return Math.max(1, Math.min(leaseSeconds, sessionTimeoutSeconds) / 3);
+        return Math.max(1, Math.min(leaseSeconds, sessionTimeoutSeconds) / 4);
     }
 
     /** The environment variable that sets {@code key}. */

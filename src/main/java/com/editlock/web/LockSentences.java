@@ -42,7 +42,8 @@ public final class LockSentences {
         return (whole ? "Being edited by " : "Parts being edited by ") + names(locksInAggregate) + " since " + since;
     }
 
-    private static String names(List<Lock> locks) {
+    /** The holders' names, each once, in order. */
+    public static String names(List<Lock> locks) {
         Set<String> names = new LinkedHashSet<>();
         locks.forEach(l -> names.add(l.displayName()));
         return String.join(", ", names);

@@ -18,7 +18,12 @@ import jakarta.annotation.PreDestroy;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
+import com.editlock.lock.LostLock;
+import com.editlock.lock.ResourceCatalog;
+import com.editlock.presence.Presence;
+import com.editlock.presence.Viewer;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -46,6 +51,15 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     @Inject
     transient Settings settings;
 
+    @Inject
+    transient LivePages live;
+
+    @Inject
+    transient Presence presence;
+
+    @Inject
+    transient ResourceCatalog catalog;
+
     /** This tab: locks remember the view that took them. */
     private final String viewToken = UUID.randomUUID().toString();
 
@@ -55,6 +69,14 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private boolean found;
     private boolean refused;
     private String ownerId;
+    /** The record this page shows, once found. */
+    private LockKey shownKey;
+    private LockKey aggregate;
+    /** Who was in the way when the page last looked, for "Sara has finished". */
+    private String lastHolders;
+    private boolean free;
+    private boolean lost;
+    private List<String> viewers = List.of();
 
     /** The key this screen locks, from its view parameter; empty when the parameter is missing or not an id. */
     protected abstract Optional<LockKey> key();
@@ -100,6 +122,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             found = true;
         } catch (LockUnavailableException e) {
             lockStatus = LockSentences.forServer().beingEdited(e.holders());
+            lastHolders = LockSentences.names(e.holders());
             current = currentValues().orElse(null);
             found = current != null;
         } catch (UnknownResourceException e) {
@@ -108,6 +131,63 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             LOG.log(Level.WARNING, "Could not open a record for editing", e);
             error(LockStoreException.userMessage());
         }
+        if (found) {
+            shownKey = key.get();
+            aggregate = catalog.aggregateOf(shownKey);
+            live.open(new LivePages.Page(viewToken, ownerId, shownKey, aggregate));
+            presence.join(shownKey, new Viewer(viewToken, ownerId, me.login(), me.displayName()));
+            lookAtViewers();
+        }
+    }
+
+    /**
+     * Looks again, when the push says something changed (or the tab reconnected): an editor whose lock is gone says so
+     * at once and keeps the typed input; a read-only page shows the new holder, or that the record is free, and the
+     * current values.
+     */
+    public void refresh() {
+        if (shownKey == null) {
+            return;
+        }
+        try {
+            if (lock != null) {
+                Optional<LostLock> gone = locks.lost(lock);
+                if (gone.isPresent()) {
+                    lock = null;
+                    refused = true;
+                    lost = true;
+                    lockStatus = gone.get().notice();
+                    current = currentValues().orElse(current);
+                }
+            } else if (!refused) {
+                List<Lock> inTheWay = locks.locksIn(aggregate).stream()
+                        .filter(l -> !l.isHeldBy(ownerId) && (l.key().equals(shownKey) || l.key().isAggregate()
+                                || shownKey.isAggregate()))
+                        .toList();
+                free = inTheWay.isEmpty();
+                if (free) {
+                    lockStatus = (lastHolders == null ? "Nobody is editing this now" : lastHolders + " has finished")
+                            + " — you can edit it now.";
+                } else {
+                    lockStatus = LockSentences.forServer().beingEdited(inTheWay);
+                    lastHolders = LockSentences.names(inTheWay);
+                }
+                current = currentValues().orElse(current);
+            }
+            lookAtViewers();
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not look at the lock again", e);
+        }
+    }
+
+    private void lookAtViewers() {
+        List<Lock> held = locks.locksIn(aggregate);
+        viewers = presence.viewers(shownKey).stream().map(v -> {
+            boolean editing = held.stream().anyMatch(l -> l.isHeldBy(v.ownerId())
+                    && (l.key().equals(shownKey) || l.key().isAggregate()));
+            boolean me = v.ownerId().equals(ownerId);
+            return v.displayName() + (me ? " (you)" : "") + (editing ? " — editing" : "");
+        }).toList();
     }
 
     public String save() {
@@ -155,6 +235,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
      */
     @PreDestroy
     void viewDestroyed() {
+        if (live != null) {
+            live.forget(viewToken);
+        }
         if (lock != null && locks != null && FacesContext.getCurrentInstance() != null) {
             try {
                 locks.releaseView(ownerId, viewToken);
@@ -199,6 +282,26 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** Whether the form is shown: while editing, and after a refused save (to keep what was typed). */
     public boolean isFormShown() {
         return lock != null || refused;
+    }
+
+    /** The id of the record this page shows (for "Edit now"). */
+    public long getShownId() {
+        return shownKey == null ? 0 : shownKey.id();
+    }
+
+    /** A read-only page whose record became free: it offers editing. */
+    public boolean isFree() {
+        return free;
+    }
+
+    /** An editing page whose lock was taken away while it was open. */
+    public boolean isLost() {
+        return lost;
+    }
+
+    /** Who is looking at this record (each person once), marking who is editing. */
+    public List<String> getViewers() {
+        return viewers;
     }
 
     public boolean isRefused() {

@@ -3,6 +3,9 @@ package com.editlock.it;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -37,18 +40,69 @@ final class Chromium {
         Assumptions.abort(message);
     }
 
+    /** Each browser's own profile folder: it names the browser's processes on the command line. */
+    private static final Map<ChromeDriver, Path> PROFILES = new ConcurrentHashMap<>();
+
     static ChromeDriver start() {
         require();
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("editlock-chromium-");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        options.addArguments("--user-data-dir=" + profile, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--window-size=1200,1000");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        PROFILES.put(driver, profile);
         return driver;
+    }
+
+    /** The browser's processes (not the driver's): those started with its profile, and their children. */
+    static List<ProcessHandle> processes(ChromeDriver driver) {
+        String marker = "--user-data-dir=" + PROFILES.get(driver);
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                .flatMap(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()))
+                .distinct().toList();
+    }
+
+    /** Crashes the browser as a power cut or {@code kill -9} would: no page gets to say goodbye. */
+    static void kill(ChromeDriver driver) {
+        processes(driver).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Freezes ({@code SIGSTOP}) or thaws ({@code SIGCONT}) every process of the browser: its connections stay open. */
+    static void signal(ChromeDriver driver, String signal) {
+        List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+        processes(driver).forEach(p -> command.add(Long.toString(p.pid())));
+        try {
+            new ProcessBuilder(command).inheritIO().start().waitFor();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Ends a browser whatever state it is in (also after {@link #kill}). */
+    static void quit(ChromeDriver driver) {
+        if (driver == null) {
+            return;
+        }
+        signal(driver, "CONT");
+        try {
+            driver.quit();
+        } catch (RuntimeException e) {
+            kill(driver); // the driver could not reach a browser that was killed
+        }
+        PROFILES.remove(driver);
     }
 
     private static String env(String name, String fallback) {

@@ -2,8 +2,8 @@ package com.editlock.it;
 
 /** The settings the integration tests deploy Editlock with (see {@link TestDatabase}). */
 public final class TestSettings {
-    public static final int LEASE_SECONDS = 30;
-    public static final int SWEEP_SECONDS = 1;
+    public static final int LEASE_SECONDS = 20; // the default
+    public static final int SWEEP_SECONDS = 5; // the default
     public static final int SESSION_TIMEOUT_SECONDS = 10;
     /** Payara's session reaper runs every 5 s (WEB-INF/glassfish-web.xml). */
     public static final int REAP_SECONDS = 5;

@@ -16,12 +16,13 @@ class SettingsTest {
     @Test
     void defaultsMatchTheDocumentation() {
         Settings s = of(Map.of());
-        assertThat(s.leaseSeconds()).isEqualTo(120);
-        assertThat(s.sweepSeconds()).isEqualTo(15);
+        assertThat(s.leaseSeconds()).isEqualTo(20);
+        assertThat(s.sweepSeconds()).isEqualTo(5);
+        assertThat(s.tabGraceSeconds()).isEqualTo(3);
         assertThat(s.sessionTimeoutSeconds()).isEqualTo(1800);
         assertThat(s.demoData()).isFalse();
         assertThat(s.httpPort()).isEqualTo(8080);
-        assertThat(s.heartbeatSeconds()).isEqualTo(40);
+        assertThat(s.heartbeatSeconds()).as("four beats to a lease").isEqualTo(5);
         assertThat(s.idleTimeoutSeconds()).isEqualTo(900);
     }
 
@@ -34,11 +35,11 @@ class SettingsTest {
     }
 
     @Test
-    void theHeartbeatFitsThreeTimesIntoTheLeaseAndIntoTheSessionTimeout() {
+    void theHeartbeatFitsFourTimesIntoTheLeaseAndIntoTheSessionTimeout() {
         assertThat(of(Map.of(Settings.LEASE_SECONDS, "30", Settings.SESSION_TIMEOUT_SECONDS, "10")).heartbeatSeconds())
-                .isEqualTo(3);
+                .isEqualTo(2);
         assertThat(of(Map.of(Settings.LEASE_SECONDS, "300", Settings.SESSION_TIMEOUT_SECONDS, "1800"))
-                .heartbeatSeconds()).isEqualTo(100);
+                .heartbeatSeconds()).isEqualTo(75);
     }
 
     @Test

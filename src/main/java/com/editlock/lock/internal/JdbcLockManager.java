@@ -104,8 +104,8 @@ public class JdbcLockManager implements LockManager {
                     List<Lock> live = liveConflicts(c, entry.getKey(), entry.getValue(), mode, owner.ownerId());
                     if (!live.isEmpty()) {
                         try (PreparedStatement ps = c.prepareStatement(LockStatements.AUDIT_DENIAL)) {
-                            bind(ps, entry.getKey().toString(), mode.name(), owner.ownerId(), owner.login(),
-                                    owner.displayName()).executeUpdate();
+                            bind(ps, entry.getKey().toString(), entry.getValue().toString(), mode.name(),
+                                    owner.ownerId(), owner.login(), owner.displayName()).executeUpdate();
                         }
                         throw new LockUnavailableException(entry.getKey(), live);
                     }
@@ -256,6 +256,21 @@ public class JdbcLockManager implements LockManager {
     @Transactional
     public Optional<Lock> holder(LockKey key) {
         return query(LockStatements.HOLDER, key.toString()).stream().findFirst();
+    }
+
+    @Override
+    @Transactional
+    public List<Lock> locksIn(LockKey aggregate) {
+        return query(LockStatements.LOCKS_IN, aggregate.toString());
+    }
+
+    @Override
+    @Transactional
+    public Optional<LostLock> lost(Lock held) {
+        if (!query(LockStatements.STILL_HELD, held.key().toString(), held.ownerId(), held.fencingToken()).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(howItEnded(held.key(), held.fencingToken()));
     }
 
     @Override

@@ -38,8 +38,10 @@ final class LockStatements {
                     select id from app_lock where aggregate_key = ? and expires_at <= statement_timestamp()
                     order by id for update)
                 returning *)
-            insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name, fencing_token)
-            select 'EXPIRED', resource_key, mode, owner_id, user_login, display_name, fencing_token from gone""";
+            insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login, display_name,
+                                    fencing_token)
+            select 'EXPIRED', resource_key, aggregate_key, mode, owner_id, user_login, display_name, fencing_token
+            from gone""";
 
     /**
      * Grants every requested key or none, and audits each grant. Blocked when another owner has a row (live or not:
@@ -68,10 +70,10 @@ final class LockStatements {
                     mode = case when excluded.mode = 'WRITE' then 'WRITE' else app_lock.mode end
                 returning *, (xmax = 0) as inserted),
             audited as (
-                insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,
-                                        fencing_token)
-                select case when inserted then 'ACQUIRED' else 'REACQUIRED' end, resource_key, mode, owner_id,
-                       user_login, display_name, fencing_token
+                insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login,
+                                        display_name, fencing_token)
+                select case when inserted then 'ACQUIRED' else 'REACQUIRED' end, resource_key, aggregate_key, mode,
+                       owner_id, user_login, display_name, fencing_token
                 from granted)
             select %s from granted order by resource_key""";
 
@@ -90,10 +92,10 @@ final class LockStatements {
               and (o.resource_key = ? or o.resource_key = o.aggregate_key or ? = o.aggregate_key)
             order by o.acquired_at, o.resource_key""";
 
-    /** Audits a refusal. Parameters: key, mode, owner id, login, display name. */
+    /** Audits a refusal. Parameters: key, aggregate, mode, owner id, login, display name. */
     static final String AUDIT_DENIAL = """
-            insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name)
-            values ('DENIED', ?, ?, ?, ?, ?)""";
+            insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login, display_name)
+            values ('DENIED', ?, ?, ?, ?, ?, ?)""";
 
     /**
      * Deletes the rows a condition selects, locking them in id order, and audits each with one event type, actor and
@@ -105,9 +107,10 @@ final class LockStatements {
                     delete from app_lock where id in (select id from app_lock where %s order by id for update)
                     returning *),
                 audited as (
-                    insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,
-                                            fencing_token, actor, reason)
-                    select ?, resource_key, mode, owner_id, user_login, display_name, fencing_token, ?, ?
+                    insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login,
+                                            display_name, fencing_token, actor, reason)
+                    select ?, resource_key, aggregate_key, mode, owner_id, user_login, display_name, fencing_token,
+                           ?, ?
                     from gone)
                 select %s from gone order by resource_key""".formatted(condition, COLUMNS);
     }
@@ -135,8 +138,10 @@ final class LockStatements {
                     select id from app_lock where expires_at <= statement_timestamp()
                     order by expires_at limit ? for update skip locked)
                 returning *)
-            insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name, fencing_token)
-            select 'EXPIRED', resource_key, mode, owner_id, user_login, display_name, fencing_token from gone
+            insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login, display_name,
+                                    fencing_token)
+            select 'EXPIRED', resource_key, aggregate_key, mode, owner_id, user_login, display_name, fencing_token
+            from gone
             returning resource_key""";
 
     /**
@@ -154,9 +159,10 @@ final class LockStatements {
                 from mine m where a.id = m.id
                 returning a.*, m.lapsed),
             audited as (
-                insert into lock_event (event_type, resource_key, mode, owner_id, user_login, display_name,
-                                        fencing_token)
-                select 'RENEWED_AFTER_LAPSE', resource_key, mode, owner_id, user_login, display_name, fencing_token
+                insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login,
+                                        display_name, fencing_token)
+                select 'RENEWED_AFTER_LAPSE', resource_key, aggregate_key, mode, owner_id, user_login, display_name,
+                       fencing_token
                 from renewed where lapsed)
             select count(*) from renewed""";
 
@@ -181,6 +187,16 @@ final class LockStatements {
              from app_lock where resource_key = ? and expires_at > statement_timestamp()
             order by mode = 'WRITE' desc, acquired_at limit 1""";
 
+    /** Parameter: aggregate key. */
+    static final String LOCKS_IN = "select " + COLUMNS + """
+             from app_lock where aggregate_key = ? and expires_at > statement_timestamp()
+            order by acquired_at, resource_key""";
+
+    /** The owner's live row with that token, without locking it. Parameters: key, owner id, token. */
+    static final String STILL_HELD = "select " + COLUMNS + """
+             from app_lock
+            where resource_key = ? and owner_id = ? and fencing_token = ? and expires_at > statement_timestamp()""";
+
     /** Parameter: owner id. */
     static final String LOCKS_OF = "select " + COLUMNS + """
              from app_lock where owner_id = ? and expires_at > statement_timestamp()
@@ -189,6 +205,17 @@ final class LockStatements {
     static final String ALL_LOCKS = "select " + COLUMNS + """
              from app_lock where expires_at > statement_timestamp()
             order by acquired_at, resource_key""";
+
+    /**
+     * The history after an event id, oldest first, for the feed that tells every node's screens. Parameters: id,
+     * limit.
+     */
+    static final String HISTORY_AFTER = """
+            select id, occurred_at, event_type, resource_key, aggregate_key, owner_id, user_login, display_name,
+                   fencing_token, actor, reason
+            from lock_event where id > ? order by id limit ?""";
+
+    static final String LAST_EVENT_ID = "select coalesce(max(id), 0) from lock_event";
 
     /** Parameters: key, key (a {@code null} key: all resources), limit. */
     static final String HISTORY = """

@@ -33,22 +33,30 @@ public final class LockBenchmark {
     private static final int[] CLIENTS = {1, 4, 16};
 
     public static void main(String[] args) throws Exception {
-        try (EmbeddedDatabase db = EmbeddedDatabase.throwAway()) {
+        boolean durable = Boolean.getBoolean("bench.durable");
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("editlock-bench");
+        try (EmbeddedDatabase db = durable ? EmbeddedDatabase.durable(dir) : EmbeddedDatabase.throwAway()) {
             LockStore pg = LockStore.on(db);
             try (Connection c = pg.separateConnection()) {
                 c.createStatement().execute("create table bench_lock (resource_key varchar(200) primary key,"
                         + " owner_id varchar(64) not null)");
             }
-            System.out.printf("%nLock acquire+release pairs per second, %d s per cell, PostgreSQL %s with fsync=off"
-                    + " and synchronous_commit=off (the test settings), %d cores%n%n", SECONDS, version(pg),
+            System.out.printf("%nLock acquire+release pairs per second, %d s per cell, PostgreSQL %s with %s, %d cores"
+                    + "%n%n", SECONDS, version(pg), durable ? "fsync=on and synchronous_commit=on (-Dbench.durable=true,"
+                    + " as the run command keeps its data)" : "fsync=off and synchronous_commit=off (the test settings)",
                     Runtime.getRuntime().availableProcessors());
-            System.out.printf("| clients | baseline pairs/s | Editlock pairs/s | Editlock / baseline |%n");
-            System.out.printf("|---:|---:|---:|---:|%n");
+            System.out.printf("| clients | baseline pairs/s | Editlock pairs/s | Editlock / baseline |"
+                    + " Editlock without the pg_notify trigger | trigger's cost |%n");
+            System.out.printf("|---:|---:|---:|---:|---:|---:|%n");
+            JdbcLockManager locks = pg.manager(null, key -> LockKey.configurator(key.id() % 4 + 1));
             for (int clients : CLIENTS) {
                 double baseline = run(clients, i -> baselinePair(pg, "item:" + i + ":filters"));
-                JdbcLockManager locks = pg.manager(null, key -> LockKey.configurator(key.id() % 4 + 1));
                 double editlock = run(clients, i -> editlockPair(locks, i));
-                System.out.printf("| %d | %,.0f | %,.0f | %.2f |%n", clients, baseline, editlock, editlock / baseline);
+                pg.execute("alter table app_lock disable trigger app_lock_changed");
+                double silent = run(clients, i -> editlockPair(locks, i));
+                pg.execute("alter table app_lock enable trigger app_lock_changed");
+                System.out.printf("| %d | %,.0f | %,.0f | %.2f | %,.0f | %.0f %% |%n", clients, baseline, editlock,
+                        editlock / baseline, silent, 100 * (1 - editlock / silent));
             }
         }
     }

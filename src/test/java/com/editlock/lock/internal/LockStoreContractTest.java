@@ -103,7 +103,7 @@ class LockStoreContractTest {
         Lock read = acquire(whole, LockMode.READ, sara, null);
 
         assertThatThrownBy(() -> verify(read)).isInstanceOf(LockNotHeldException.class)
-                .hasMessageContaining("for reading only").hasMessageContaining("nothing was saved");
+                .hasMessageContaining("for reading only").hasMessageContaining("Nothing was saved");
         Lock written = write(whole, sara);
         assertThat(verify(written).mode()).isEqualTo(LockMode.WRITE);
     }

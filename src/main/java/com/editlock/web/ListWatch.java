@@ -1,0 +1,42 @@
+package com.editlock.web;
+
+import com.editlock.security.CurrentOwner;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.io.Serializable;
+import java.util.UUID;
+
+/** Keeps an open configurator list live: its tab is told of every lock change, and re-renders its table. */
+@Named
+@ViewScoped
+public class ListWatch implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    transient LivePages live;
+
+    @Inject
+    transient CurrentOwner owner;
+
+    private final String viewToken = UUID.randomUUID().toString();
+
+    @PostConstruct
+    void watch() {
+        live.open(new LivePages.Page(viewToken, owner.get().ownerId(), null, null));
+    }
+
+    @PreDestroy
+    void stop() {
+        if (live != null) {
+            live.forget(viewToken);
+        }
+    }
+
+    public String getViewToken() {
+        return viewToken;
+    }
+}
