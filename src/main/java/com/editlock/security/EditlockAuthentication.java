@@ -6,9 +6,9 @@ import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.security.enterprise.AuthenticationStatus;
-import jakarta.security.enterprise.authentication.mechanism.http.AutoApplySession;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
+import jakarta.security.enterprise.CallerPrincipal;
 import jakarta.security.enterprise.credential.Credential;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
@@ -19,10 +19,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.io.Serializable;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * One authentication mechanism for the whole application, because Jakarta Security 3 allows only one:
@@ -33,10 +35,14 @@ import java.util.Locale;
  * {@code 401} with a Basic challenge.</li>
  * </ul>
  * At every login the session id changes (no fixation) and the session becomes a new lock owner, with a
- * {@code LockRemover} bound in it and the configured timeout. {@code @AutoApplySession} then keeps the caller logged in
- * for the rest of the session.
+ * {@code LockRemover} bound in it and the configured timeout. The session then remembers the caller and their groups,
+ * and every later request of the session is authenticated from them.
+ *
+ * <p>Why not {@code @AutoApplySession}: on Payara 6.2025.10 it lets two requests of one session that arrive together
+ * (a page's heartbeat, its live refresh, the goodbye beacon and the next page) sometimes see each other's security
+ * state, and one of them is answered {@code 403} (Payara issue 6145, fixed upstream in 2026). Handing the container
+ * the caller and groups on every request keeps each request's authentication its own.
  */
-@AutoApplySession
 @DatabaseIdentityStoreDefinition(
         dataSourceLookup = Database.JNDI_NAME,
         callerQuery = "select password_hash from app_user where login = ?",
@@ -44,6 +50,12 @@ import java.util.Locale;
         hashAlgorithm = Pbkdf2PasswordHash.class)
 @ApplicationScoped
 public class EditlockAuthentication implements HttpAuthenticationMechanism {
+
+    private static final String CALLER = SessionCaller.class.getName();
+
+    /** Who logged in with a session, and their groups (roles). */
+    private record SessionCaller(String login, Set<String> groups) implements Serializable {
+    }
 
     @Inject
     IdentityStoreHandler identityStores;
@@ -58,9 +70,16 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
             HttpMessageContext context) {
         Credential credential = context.getAuthParameters().getCredential();
-        if (credential == null) {
-            credential = basicCredential(request);
+        if (credential != null) { // the login screen: a new login, even in a session that had one
+            return login(credential, request, response, context);
         }
+        HttpSession existing = request.getSession(false);
+        if (existing != null && existing.getAttribute(CALLER) instanceof SessionCaller caller) {
+            // Logged in with this session: an API client's Basic header is not checked again (its locks belong to
+            // this session, and a new login would start a new owner).
+            return context.notifyContainerAboutLogin(new CallerPrincipal(caller.login()), caller.groups());
+        }
+        credential = basicCredential(request);
         if (credential != null) {
             return login(credential, request, response, context);
         }
@@ -92,6 +111,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         HttpSession session = request.getSession(true);
         String login = result.getCallerPrincipal().getName();
         SessionLocks.bind(session, login, users.displayName(login));
+        session.setAttribute(CALLER, new SessionCaller(login, Set.copyOf(result.getCallerGroups())));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
         return context.notifyContainerAboutLogin(result);
     }

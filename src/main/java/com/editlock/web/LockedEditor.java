@@ -76,6 +76,8 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private String lastHolders;
     private boolean free;
     private boolean lost;
+    /** The lock this page lost while open: its story is told again as it goes on (who holds the record now). */
+    private Lock lostLock;
     private List<String> viewers = List.of();
 
     /** The key this screen locks, from its view parameter; empty when the parameter is missing or not an id. */
@@ -153,12 +155,16 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             if (lock != null) {
                 Optional<LostLock> gone = locks.lost(lock);
                 if (gone.isPresent()) {
+                    lostLock = lock;
                     lock = null;
                     refused = true;
                     lost = true;
                     lockStatus = gone.get().notice();
                     current = currentValues().orElse(current);
                 }
+            } else if (lostLock != null) {
+                locks.lost(lostLock).ifPresent(gone -> lockStatus = gone.notice());
+                current = currentValues().orElse(current);
             } else if (!refused) {
                 List<Lock> inTheWay = locks.locksIn(aggregate).stream()
                         .filter(l -> !l.isHeldBy(ownerId) && (l.key().equals(shownKey) || l.key().isAggregate()

@@ -76,6 +76,9 @@ public class ScreensInBrowserIT {
                 assertThat(testId(doomed, "lock-status")).isEqualTo("You are editing");
                 omar.get(base + "configurator.xhtml?id=3");
                 assertThat(testId(omar, "lock-status")).startsWith("Being edited by Sara");
+                if (trial == 0) {
+                    shot(omar, "1-read-only-while-sara-edits");
+                }
 
                 long killed = System.nanoTime();
                 Chromium.kill(doomed);
@@ -83,6 +86,9 @@ public class ScreensInBrowserIT {
                         .pollInterval(Duration.ofMillis(50))
                         .until(() -> !omar.findElements(By.cssSelector("[data-testid=edit-now]")).isEmpty());
                 millis.add((System.nanoTime() - killed) / 1_000_000);
+                if (trial == 0) {
+                    shot(omar, "2-sara-crashed-omar-may-edit");
+                }
                 assertThat(ada.get("api/locks/configurator:3").statusCode()).as("the lock is free").isEqualTo(404);
             } finally {
                 if (doomed != sara) {
@@ -156,6 +162,7 @@ public class ScreensInBrowserIT {
                 .until(() -> omar.findElements(By.cssSelector("[data-testid=list-lock-state]")).stream()
                         .anyMatch(state -> state.getText().startsWith("Being edited by Sara")));
 
+        shot(omar, "4-list-live");
         omar.get(base + "configurator.xhtml?id=2");
         assertThat(testId(omar, "viewers")).contains("Omar (you)").contains("Sara — editing");
         await("Sara sees Omar join").atMost(Duration.ofSeconds(2))
@@ -167,6 +174,7 @@ public class ScreensInBrowserIT {
         await("Sara is told at once, and keeps what she typed").atMost(Duration.ofSeconds(2))
                 .until(() -> !sara.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
         assertThat(testId(sara, "lock-lost")).contains("released by ada (Quarter end)");
+        shot(sara, "3-force-released-input-kept");
         assertThat(sara.findElement(By.id("edit:description")).getAttribute("value")).endsWith("Typed by Sara.");
         await("Omar asked to edit it when free: his page opens it for editing").atMost(Duration.ofSeconds(3))
                 .until(() -> testId(omar, "lock-status").equals("You are editing"));
@@ -212,6 +220,20 @@ public class ScreensInBrowserIT {
         assertThat(testId(omar, "lock-status")).isEqualTo("You are editing");
         omar.findElement(By.cssSelector("[data-testid=done]")).click();
         await().atMost(Duration.ofSeconds(10)).until(() -> omar.getPageSource().contains("no longer editing"));
+    }
+
+    /** With {@code -Deditlock.screenshots=DIR}: saves what the browser shows, for the README. */
+    private static void shot(ChromeDriver browser, String name) {
+        String dir = System.getProperty("editlock.screenshots");
+        if (dir != null) {
+            try {
+                java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
+                java.nio.file.Files.write(java.nio.file.Path.of(dir, name + ".png"),
+                        browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
     }
 
     private void login(WebDriver browser, String user) {

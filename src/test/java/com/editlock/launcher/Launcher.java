@@ -4,20 +4,13 @@ import com.editlock.platform.DemoData;
 import com.editlock.platform.InvalidSettingException;
 import com.editlock.platform.Settings;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs Editlock for development and demos: validates the settings, starts the embedded PostgreSQL under
@@ -29,7 +22,7 @@ public final class Launcher {
 
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
-    private Process payara;
+    private final List<PayaraNode> nodes = new ArrayList<>();
     private EmbeddedDatabase database;
 
     public static void main(String[] args) throws Exception {
@@ -49,7 +42,10 @@ public final class Launcher {
     private int run() throws Exception {
         Settings settings = Settings.from(Launcher::setting);
         int port = settings.httpPort();
-        ensurePortFree(port);
+        int count = nodeCount();
+        for (int i = 0; i < count; i++) {
+            ensurePortFree(port + i);
+        }
         List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
         boolean demo = settings.demoData();
         if (setting("locks.db.url").isEmpty()) {
@@ -64,64 +60,42 @@ public final class Launcher {
                 jvm.add("-Dlocks.demo.data=true");
             }
         }
-        Path log = Path.of(required("editlock.war")).resolveSibling("payara.log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvm);
-        command.addAll(List.of("-jar", required("payara.microJar"),
-                "--deploy", required("editlock.war"), "--contextroot", "/",
-                "--port", String.valueOf(port), "--nohazelcast",
-                "--logproperties", Path.of(required("editlock.serverConfig"), "logging.properties").toString()));
-        System.out.println("Starting Payara Micro on port " + port + " (server log: " + log + ") …");
-        payara = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        waitUntilServing(port, log);
-        System.out.println("ready: http://localhost:" + port + "/");
+        if (database != null && count > 1) {
+            System.out.println("database: " + database.jdbcUrl() + " (user " + database.user() + ")");
+        }
+        for (int i = 0; i < count; i++) {
+            int nodePort = port + i;
+            Path log = Path.of(required("editlock.war")).resolveSibling(count == 1 ? "payara.log"
+                    : "payara-" + (i + 1) + ".log");
+            System.out.println("Starting Payara Micro on port " + nodePort + " (server log: " + log + ") …");
+            nodes.add(PayaraNode.start(Path.of(required("payara.microJar")), Path.of(required("editlock.war")),
+                    Path.of(required("editlock.serverConfig")), nodePort, jvm, log));
+        }
+        for (PayaraNode node : nodes) {
+            node.awaitServing(START_TIMEOUT);
+            System.out.println("ready: " + node.url());
+        }
         if (demo) {
             System.out.println("demo logins (password '" + DemoData.PASSWORD + "'): sara (editor), omar (editor), "
                     + "ada (admin)");
         }
         System.out.println("Press Ctrl-C to stop.");
-        return payara.waitFor();
+        return nodes.get(0).waitFor();
     }
 
-    private void waitUntilServing(int port, Path log) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest probe = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/login.xhtml"))
-                .timeout(Duration.ofSeconds(5)).build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!payara.isAlive()) {
-                throw new LaunchException("Payara Micro stopped while starting. The end of " + log + ":\n" + tail(log));
-            }
-            try {
-                if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (ConnectException | java.net.http.HttpTimeoutException e) {
-                // not listening yet
-            }
-            if (Files.exists(log) && Files.readString(log).contains("Exception while loading the app")) {
-                throw new LaunchException("Editlock failed to deploy. The end of " + log + ":\n" + tail(log));
-            }
-            Thread.sleep(500);
+    /** {@code LOCKS_NODES} (1–4): how many Payara Micro nodes share the database, on consecutive ports. */
+    private static int nodeCount() {
+        String raw = setting("locks.nodes").orElse("1").trim();
+        if (!raw.matches("[1-4]")) {
+            throw new LaunchException("LOCKS_NODES (locks.nodes) is '" + raw + "': it must be a whole number from 1 to"
+                    + " 4.");
         }
-        throw new LaunchException("Editlock did not answer within " + START_TIMEOUT.toSeconds() + " s. The end of "
-                + log + ":\n" + tail(log));
+        return Integer.parseInt(raw);
     }
 
     private synchronized void stop() {
-        if (payara != null && payara.isAlive()) {
-            payara.destroy(); // SIGTERM: Payara shuts down cleanly
-            try {
-                if (!payara.waitFor(30, TimeUnit.SECONDS)) {
-                    payara.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                payara.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-        payara = null;
+        nodes.forEach(PayaraNode::stop);
+        nodes.clear();
         if (database != null) {
             try {
                 database.close();
@@ -156,16 +130,7 @@ public final class Launcher {
         return value;
     }
 
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log)";
-        }
-    }
-
-    private static final class LaunchException extends RuntimeException {
+    static final class LaunchException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         LaunchException(String message) {

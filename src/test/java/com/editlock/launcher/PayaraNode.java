@@ -1,0 +1,101 @@
+package com.editlock.launcher;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** One Payara Micro process running the Editlock WAR on loopback, Hazelcast off. */
+public final class PayaraNode {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private PayaraNode(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Starts a node; {@code jvm} carries the settings ({@code -Dlocks.db.url=…}). */
+    public static PayaraNode start(Path microJar, Path war, Path serverConfig, int port, List<String> jvm, Path log)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvm);
+        command.addAll(List.of("-jar", microJar.toString(), "--deploy", war.toString(), "--contextroot", "/",
+                "--port", String.valueOf(port), "--nohazelcast",
+                "--logproperties", serverConfig.resolve("logging.properties").toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new PayaraNode(process, port, log);
+    }
+
+    public String url() {
+        return "http://localhost:" + port + "/";
+    }
+
+    /** Waits for the application's own answer (Payara answers 404 a few seconds before the WAR is deployed). */
+    public void awaitServing(Duration timeout) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + "login.xhtml")).timeout(Duration.ofSeconds(5))
+                .build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new Launcher.LaunchException("Payara Micro stopped while starting. The end of " + log + ":\n"
+                        + tail());
+            }
+            try {
+                if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (ConnectException | java.net.http.HttpTimeoutException e) {
+                // not listening yet
+            }
+            if (Files.exists(log) && Files.readString(log).contains("Exception while loading the app")) {
+                throw new Launcher.LaunchException("Editlock failed to deploy. The end of " + log + ":\n" + tail());
+            }
+            Thread.sleep(500);
+        }
+        throw new Launcher.LaunchException("Editlock did not answer within " + timeout.toSeconds() + " s. The end of "
+                + log + ":\n" + tail());
+    }
+
+    public int waitFor() throws InterruptedException {
+        return process.waitFor();
+    }
+
+    /** SIGTERM, so Payara shuts down cleanly; SIGKILL if it does not within 30 s. */
+    public void stop() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+}
