@@ -364,6 +364,30 @@ class LockStoreContractTest {
     }
 
     @Test
+    void aHeartbeatRacingTheReleaseOfItsTabNeverBringsTheLockBack() throws Exception {
+        acquire(frame, LockMode.WRITE, sara, "tab");
+        CountDownLatch renewed = new CountDownLatch(1);
+        CountDownLatch heartbeatMayCommit = new CountDownLatch(1);
+        var heartbeat = CompletableFuture.supplyAsync(() -> store.inTransaction(() -> {
+            int n = locks.renew(sara.ownerId(), "tab");
+            renewed.countDown();
+            LockStore.unchecked(() -> heartbeatMayCommit.await(30, TimeUnit.SECONDS));
+            return n;
+        }));
+        assertThat(renewed.await(30, TimeUnit.SECONDS)).isTrue();
+        var tabClosed = CompletableFuture.supplyAsync(() -> store.inTransaction(
+                () -> locks.releaseView(sara.ownerId(), "tab")));
+        awaitSomeoneWaitingForARowLock(); // the release waits for the heartbeat's row lock
+
+        heartbeatMayCommit.countDown();
+        assertThat(heartbeat.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(tabClosed.get(30, TimeUnit.SECONDS)).as("released after the renewal").containsExactly(frame);
+        assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), "tab"))).as("a late heartbeat")
+                .isZero();
+        assertThat(locks.holder(frame)).isEmpty();
+    }
+
+    @Test
     void aDeadlockVictimIsRetriedInsteadOfFailing() throws Exception {
         write(frame, sara);
         write(wheels, sara);
