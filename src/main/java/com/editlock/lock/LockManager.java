@@ -84,6 +84,25 @@ public interface LockManager {
      */
     Lock verify(LockKey key, String ownerId, long fencingToken);
 
+    /** A page of the live locks, filtered and sorted in the database (the admin dashboard). */
+    LockPage<Lock> find(LockQuery query);
+
+    /** Locks held now, refusals and force releases in the last hour, the oldest lock. */
+    LockSummary summary();
+
+    /**
+     * Releases everything {@code userLogin} holds, in all their sessions, audited with the admin and the reason.
+     *
+     * @throws IllegalArgumentException when the reason is blank or longer than 500 characters
+     */
+    List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason);
+
+    /** A page of the history, newest first. */
+    LockPage<LockEvent> history(HistoryQuery query);
+
+    /** Deletes history lines older than {@code days}, in batches each committed on its own. Returns how many. */
+    long purgeHistory(int days);
+
     /** The newest {@code limit} history lines of {@code key} (all resources when {@code null}), newest first. */
     List<LockEvent> history(LockKey key, int limit);
 

@@ -10,7 +10,7 @@ import java.util.Optional;
  *
  * @param key what the save needed
  * @param ending how the caller's lock ended ({@code null}: never granted, or no history of it)
- * @param actor who ended it, for a force release
+ * @param actor who ended it (the admin's name), for a force release
  * @param reason why, for a force release
  * @param readOnly the caller still holds it, but only as a READ lock, which never writes
  * @param holderNow who holds {@code key} now, if anyone
@@ -41,7 +41,7 @@ public record LostLock(LockKey key, LockEventType ending, String actor, String r
                     + "(a WRITE lock) first.";
         }
         String what = ending == null ? "You hold no lock on " + key : switch (ending) {
-            case FORCE_RELEASED -> "Your lock on " + key + " was released by " + actor + " (" + reason + ")";
+            case FORCE_RELEASED -> actor + " released your lock on " + key + ": " + reason;
             case EXPIRED -> "Your lock on " + key + " expired because no heartbeat renewed it";
             case SESSION_ENDED -> "Your lock on " + key + " ended with your session";
             case VIEW_CLOSED -> "Your lock on " + key + " ended when its tab closed";

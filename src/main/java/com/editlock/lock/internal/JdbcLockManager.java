@@ -3,6 +3,7 @@ package com.editlock.lock.internal;
 import static com.editlock.lock.internal.LockRows.bind;
 
 import com.editlock.lock.Lock;
+import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
@@ -10,7 +11,10 @@ import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockPage;
+import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockStoreException;
+import com.editlock.lock.LockSummary;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.LostLock;
 import com.editlock.lock.ResourceCatalog;
@@ -192,14 +196,8 @@ public class JdbcLockManager implements LockManager {
     @Override
     @Transactional
     public List<Lock> forceRelease(LockKey key, String adminLogin, String reason) {
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("A reason is required to force-release " + key + ".");
-        }
-        if (reason.length() > 500) {
-            throw new IllegalArgumentException("The reason is too long: at most 500 characters.");
-        }
-        return deleteAndAudit(LockStatements.FORCE_RELEASE, LockEventType.FORCE_RELEASED, adminLogin, reason.strip(),
-                key.toString());
+        return deleteAndAudit(LockStatements.FORCE_RELEASE, LockEventType.FORCE_RELEASED, adminLogin,
+                checkedReason(reason, key.toString()), key.toString());
     }
 
     @Override
@@ -283,6 +281,133 @@ public class JdbcLockManager implements LockManager {
     @Transactional
     public List<Lock> allLocks() {
         return query(LockStatements.ALL_LOCKS);
+    }
+
+    private static final java.util.Map<LockQuery.Sort, String> SORT_COLUMNS = java.util.Map.of(
+            LockQuery.Sort.RESOURCE, "resource_key", LockQuery.Sort.MODE, "mode", LockQuery.Sort.HOLDER,
+            "display_name", LockQuery.Sort.ACQUIRED, "acquired_at", LockQuery.Sort.RENEWED, "renewed_at",
+            LockQuery.Sort.EXPIRES, "expires_at", LockQuery.Sort.TOKEN, "fencing_token");
+
+    private static final java.util.Map<LockKey.Kind, String> KIND_PATTERNS = java.util.Map.of(
+            LockKey.Kind.CONFIGURATOR, "^configurator:[0-9]+$",
+            LockKey.Kind.CONFIGURATOR_VARIABLES, "^configurator:[0-9]+:variables$",
+            LockKey.Kind.ITEM_FILTERS, "^item:[0-9]+:filters$");
+
+    @Override
+    @Transactional
+    public LockPage<Lock> find(LockQuery q) {
+        String user = q.user() == null ? null : "%" + q.user().replace("\\", "\\\\").replace("%", "\\%")
+                .replace("_", "\\_") + "%";
+        String kind = q.kind() == null ? null : KIND_PATTERNS.get(q.kind());
+        Object[] filter = {user, user, user, kind, kind, q.minAgeSeconds(), q.minAgeSeconds()};
+        long total = count(LockStatements.FIND_COUNT, filter);
+        Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
+        page[filter.length] = q.limit();
+        page[filter.length + 1] = q.offset();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = bindTyped(c.prepareStatement(LockStatements.findPage(SORT_COLUMNS.get(q.sort()),
+                        q.descending())), page);
+                ResultSet rs = ps.executeQuery()) {
+            return new LockPage<>(LockRows.locks(rs), total);
+        } catch (SQLException e) {
+            throw new LockStoreException("page through the locks", e);
+        }
+    }
+
+    @Override
+    @Transactional
+    public LockSummary summary() {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                LockStatements.SUMMARY); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            java.sql.Timestamp oldest = rs.getTimestamp(4);
+            return new LockSummary(rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                    oldest == null ? null : oldest.toInstant());
+        } catch (SQLException e) {
+            throw new LockStoreException("sum up the locks", e);
+        }
+    }
+
+    @Override
+    @Transactional
+    public List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason) {
+        return deleteAndAudit(LockStatements.FORCE_RELEASE_USER, LockEventType.FORCE_RELEASED, adminLogin,
+                checkedReason(reason, "everything " + userLogin + " holds"), userLogin);
+    }
+
+    @Override
+    @Transactional
+    public LockPage<LockEvent> history(HistoryQuery q) {
+        String resource = q.resource() == null ? null : q.resource().toString();
+        String type = q.type() == null ? null : q.type().name();
+        java.sql.Timestamp from = q.from() == null ? null : java.sql.Timestamp.from(q.from());
+        java.sql.Timestamp until = q.until() == null ? null : java.sql.Timestamp.from(q.until());
+        Object[] filter = {resource, resource, q.user(), q.user(), q.user(), type, type, from, from, until, until};
+        long total = count(LockStatements.HISTORY_COUNT, filter);
+        Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
+        page[filter.length] = q.limit();
+        page[filter.length + 1] = q.offset();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = bindTyped(c.prepareStatement(LockStatements.HISTORY_PAGE), page);
+                ResultSet rs = ps.executeQuery()) {
+            List<LockEvent> events = new ArrayList<>();
+            while (rs.next()) {
+                events.add(LockRows.event(rs));
+            }
+            return new LockPage<>(events, total);
+        } catch (SQLException e) {
+            throw new LockStoreException("read the lock history", e);
+        }
+    }
+
+    @Override
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    public long purgeHistory(int days) {
+        long purged = 0;
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = bind(c.prepareStatement(LockStatements.PURGE_HISTORY_BATCH), days,
+                        sweepBatch)) {
+            int deleted;
+            do {
+                deleted = ps.executeUpdate();
+                purged += deleted;
+            } while (deleted == sweepBatch);
+            return purged;
+        } catch (SQLException e) {
+            throw new LockStoreException("purge old history (" + purged + " lines purged before the failure)", e);
+        }
+    }
+
+    private long count(String sql, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bindTyped(c.prepareStatement(sql),
+                params); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new LockStoreException("count", e);
+        }
+    }
+
+    /** Like {@link LockRows#bind}, but a null goes as "unspecified", so a null time or number fits its place. */
+    private static PreparedStatement bindTyped(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            if (params[i] == null) {
+                ps.setNull(i + 1, java.sql.Types.OTHER);
+            } else {
+                ps.setObject(i + 1, params[i]);
+            }
+        }
+        return ps;
+    }
+
+    private static String checkedReason(String reason, String what) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("A reason is required to force-release " + what + ".");
+        }
+        if (reason.length() > 500) {
+            throw new IllegalArgumentException("The reason is too long: at most 500 characters.");
+        }
+        return reason.strip();
     }
 
     @Override

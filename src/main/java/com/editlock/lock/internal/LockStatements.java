@@ -175,12 +175,13 @@ final class LockStatements {
             where resource_key = ? and owner_id = ? and fencing_token = ? and expires_at > statement_timestamp()
             for share""";
 
-    /** How a token's lock ended, newest first. Parameters: key, token. */
+    /** How a token's lock ended, with the admin's name for a force release. Parameters: key, token. */
     static final String HOW_IT_ENDED = """
-            select event_type, actor, reason from lock_event
-            where resource_key = ? and fencing_token = ?
-              and event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED')
-            order by id desc limit 1""";
+            select e.event_type, coalesce(u.display_name, e.actor), e.reason
+            from lock_event e left join app_user u on u.login = e.actor
+            where e.resource_key = ? and e.fencing_token = ?
+              and e.event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED')
+            order by e.id desc limit 1""";
 
     /** The live lock on a key: the writer, else the oldest reader. Parameter: key. */
     static final String HOLDER = "select " + COLUMNS + """
@@ -216,6 +217,60 @@ final class LockStatements {
             from lock_event where id > ? order by id limit ?""";
 
     static final String LAST_EVENT_ID = "select coalesce(max(id), 0) from lock_event";
+
+    /** Parameter: login. */
+    static final String FORCE_RELEASE_USER = deleteAndAudit("user_login = ?");
+
+    /**
+     * The live locks a dashboard page shows, filtered. Parameters: user, user pattern, user pattern, key pattern, key
+     * pattern, minimum age, minimum age. The order and the window are appended by {@link #findPage}.
+     */
+    private static final String FIND_WHERE = """
+             from app_lock
+            where expires_at > statement_timestamp()
+              and (? :: varchar is null or user_login ilike ? or display_name ilike ?)
+              and (? :: varchar is null or resource_key ~ ?)
+              and (? :: int is null or acquired_at <= statement_timestamp() - make_interval(secs => ?))""";
+
+    static final String FIND_COUNT = "select count(*)" + FIND_WHERE;
+
+    /** {@code orderBy} comes from a fixed list of columns, never from a request. */
+    static String findPage(String orderBy, boolean descending) {
+        return "select " + COLUMNS + FIND_WHERE + "\norder by " + orderBy + (descending ? " desc" : " asc")
+                + ", id limit ? offset ?";
+    }
+
+    static final String SUMMARY = """
+            select (select count(*) from app_lock where expires_at > statement_timestamp()),
+                   (select count(*) from lock_event where event_type = 'DENIED'
+                      and occurred_at > statement_timestamp() - interval '1 hour'),
+                   (select count(*) from lock_event where event_type = 'FORCE_RELEASED'
+                      and occurred_at > statement_timestamp() - interval '1 hour'),
+                   (select min(acquired_at) from app_lock where expires_at > statement_timestamp())""";
+
+    /**
+     * The history, filtered. Parameters: resource, resource, user, user, user, type, type, from, from, until, until.
+     */
+    private static final String HISTORY_WHERE = """
+             from lock_event
+            where (? :: varchar is null or resource_key = ?)
+              and (? :: varchar is null or user_login = ? or actor = ?)
+              and (? :: varchar is null or event_type = ?)
+              and (? :: timestamptz is null or occurred_at >= ?)
+              and (? :: timestamptz is null or occurred_at < ?)""";
+
+    static final String HISTORY_COUNT = "select count(*)" + HISTORY_WHERE;
+
+    /** Parameters: those of the filter, then limit, offset. */
+    static final String HISTORY_PAGE = """
+            select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
+                   reason""" + HISTORY_WHERE + "\norder by id desc limit ? offset ?";
+
+    /** One batch of the retention purge. Parameters: days, batch size. */
+    static final String PURGE_HISTORY_BATCH = """
+            delete from lock_event where id in (
+                select id from lock_event where occurred_at < statement_timestamp() - make_interval(days => ?)
+                order by id limit ?)""";
 
     /** Parameters: key, key (a {@code null} key: all resources), limit. */
     static final String HISTORY = """

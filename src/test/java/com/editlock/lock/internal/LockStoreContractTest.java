@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.editlock.lock.Lock;
+import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockPage;
+import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.platform.Database;
 import java.sql.Connection;
@@ -204,7 +207,7 @@ class LockStoreContractTest {
                 .extracting(Lock::userLogin).containsExactly("omar");
         write(whole, sara);
         assertThatThrownBy(() -> verify(omars)).isInstanceOf(LockNotHeldException.class)
-                .hasMessageContaining("released by ada (stuck since Friday)")
+                .hasMessageContaining("ada released your lock on " + whole + ": stuck since Friday")
                 .hasMessageContaining("Sara has been editing it since");
     }
 
@@ -314,6 +317,72 @@ class LockStoreContractTest {
     private void awaitSomeoneWaitingForARowLock() {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
                 .until(() -> store.number("select count(*) from pg_locks where not granted") > 0);
+    }
+
+    // ---- what the admin dashboard asks ----
+
+    @Test
+    void theDashboardPagesFiltersAndSortsInTheDatabase() {
+        LockOwner zed = new LockOwner(UUID.randomUUID().toString(), "zed" + g, "Zed " + g);
+        for (int i = 1; i <= 7; i++) {
+            write(LockKey.itemFilters(g * 100 + i), zed);
+        }
+        write(variables, zed);
+        store.execute("update app_lock set acquired_at = statement_timestamp() - interval '2 hours'"
+                + " where resource_key = ?", variables.toString());
+
+        var mine = new LockQuery("zed" + g, null, null, LockQuery.Sort.RESOURCE, false, 0, 5);
+        LockPage<Lock> first = locks.find(mine);
+        assertThat(first.total()).isEqualTo(8);
+        assertThat(first.rows()).hasSize(5).extracting(Lock::key).isSortedAccordingTo(
+                java.util.Comparator.comparing(LockKey::toString));
+        LockPage<Lock> second = locks.find(new LockQuery("Zed " + g, null, null, LockQuery.Sort.RESOURCE, false, 5,
+                5));
+        assertThat(second.rows()).hasSize(3).extracting(Lock::key).doesNotContainAnyElementsOf(
+                first.rows().stream().map(Lock::key).toList());
+        assertThat(locks.find(new LockQuery("zed" + g, LockKey.Kind.CONFIGURATOR_VARIABLES, null,
+                LockQuery.Sort.ACQUIRED, true, 0, 50)).rows()).extracting(Lock::key).containsExactly(variables);
+        assertThat(locks.find(new LockQuery("zed" + g, null, 3600, LockQuery.Sort.TOKEN, true, 0, 50)).rows())
+                .as("held for an hour or more").extracting(Lock::key).containsExactly(variables);
+        assertThat(locks.find(new LockQuery("%_" + g, null, null, null, false, 0, 50)).total())
+                .as("wildcards in a search are plain text").isZero();
+        assertThat(locks.summary().held()).isGreaterThanOrEqualTo(8);
+    }
+
+    @Test
+    void everythingAUserHoldsIsForceReleasedAtOnceAndTheHistoryFindsIt() {
+        LockOwner zed = new LockOwner(UUID.randomUUID().toString(), "zed" + g, "Zed");
+        write(frame, zed);
+        write(variables, zed);
+        long forcedBefore = locks.summary().forcedLastHour();
+
+        assertThat(store.inTransaction(() -> locks.forceReleaseAllOf("zed" + g, "ada", "left the company")))
+                .extracting(Lock::key).containsExactlyInAnyOrder(frame, variables);
+        assertThat(locks.summary().forcedLastHour()).isEqualTo(forcedBefore + 2);
+        var forced = locks.history(new HistoryQuery(null, "zed" + g, LockEventType.FORCE_RELEASED, null, null, 0,
+                10));
+        assertThat(forced.total()).isEqualTo(2);
+        assertThat(forced.rows()).allSatisfy(e -> assertThat(e.reason()).isEqualTo("left the company"));
+        assertThat(locks.history(new HistoryQuery(frame, null, null, Instant.now().minusSeconds(60), null, 0, 10))
+                .rows()).extracting(LockEvent::type).containsExactly(LockEventType.FORCE_RELEASED,
+                        LockEventType.ACQUIRED);
+        assertThatThrownBy(() -> locks.forceReleaseAllOf("zed" + g, "ada", ""))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theRetentionPurgeDeletesOnlyOldHistoryInBatches() {
+        JdbcLockManager small = store.manager(Duration.ofSeconds(60));
+        small.sweepBatch = 2;
+        write(frame, sara);
+        store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));
+        write(wheels, sara);
+        store.execute("update lock_event set occurred_at = occurred_at - interval '100 days'"
+                + " where resource_key = ?", frame.toString());
+
+        assertThat(store.asDeclared("purgeHistory", () -> small.purgeHistory(90))).isGreaterThanOrEqualTo(2);
+        assertThat(history(frame)).isEmpty();
+        assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED);
     }
 
     // ---- races found in review, each forced with a second connection ----
