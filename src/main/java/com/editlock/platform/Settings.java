@@ -20,6 +20,8 @@ public final class Settings {
     public static final String HTTP_PORT = "locks.http.port";
     public static final String IDLE_TIMEOUT_SECONDS = "locks.idle.timeout.seconds";
     public static final String TAB_GRACE_SECONDS = "locks.tab.grace.seconds";
+    public static final String AUDIT_RETENTION_DAYS = "locks.audit.retention.days";
+    public static final String OLD_LOCK_MINUTES = "locks.old.lock.minutes";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -28,6 +30,8 @@ public final class Settings {
     private final int httpPort;
     private final int idleTimeoutSeconds;
     private final int tabGraceSeconds;
+    private final int auditRetentionDays;
+    private final int oldLockMinutes;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, 20, 5, 86_400);
@@ -37,6 +41,8 @@ public final class Settings {
         httpPort = r.integer(HTTP_PORT, 8080, 1, 65_535);
         idleTimeoutSeconds = r.integer(IDLE_TIMEOUT_SECONDS, 900, 60, 86_400);
         tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 3, 0, 60);
+        auditRetentionDays = r.integer(AUDIT_RETENTION_DAYS, 90, 1, 36_500);
+        oldLockMinutes = r.integer(OLD_LOCK_MINUTES, 60, 1, 525_600);
         r.failIfAnyBad();
     }
 
@@ -79,6 +85,16 @@ public final class Settings {
      */
     public int idleTimeoutSeconds() {
         return idleTimeoutSeconds;
+    }
+
+    /** How long the lock history is kept; older lines are purged by the sweep timer. */
+    public int auditRetentionDays() {
+        return auditRetentionDays;
+    }
+
+    /** A lock held longer than this is highlighted on the admin dashboard. */
+    public int oldLockMinutes() {
+        return oldLockMinutes;
     }
 
     /**

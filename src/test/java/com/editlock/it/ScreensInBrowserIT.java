@@ -245,6 +245,54 @@ public class ScreensInBrowserIT {
                 .until(() -> !browser.findElements(By.cssSelector("[data-testid=logout]")).isEmpty());
     }
 
+    @Test
+    void anAdminForceReleasesFromTheDashboardAndTheHolderIsToldWhoAndWhyWithHerInputKept() {
+        Browser api = new Browser(URI.create(base.toString())).basic("omar", "demo");
+        assertThat(api.postJson("api/locks", "{\"resource\":\"configurator:3\"}").statusCode()).isEqualTo(201);
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=1");
+        sara.findElement(By.id("edit:description")).sendKeys(" Typed by Sara.");
+        ChromeDriver ada = Chromium.start();
+        try {
+            login(ada, "ada");
+            ada.findElement(By.cssSelector("[data-testid=admin-locks]")).click();
+            await().atMost(Duration.ofSeconds(10)).until(() -> testId(ada, "lock-table").contains("configurator:1"));
+            assertThat(testId(ada, "lock-table")).contains("Sara (sara)").contains("configurator:3");
+
+            assertThat(api.delete("api/locks/configurator:3").statusCode()).isEqualTo(204);
+            await("a lock released elsewhere leaves the dashboard without a reload").atMost(Duration.ofSeconds(2))
+                    .until(() -> !testId(ada, "lock-table").contains("configurator:3"));
+
+            ada.findElement(By.cssSelector("[data-testid='release-configurator:1']")).click();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !ada.findElements(By.cssSelector("[data-testid=confirm-release]")).isEmpty());
+            ada.findElement(By.cssSelector("[data-testid=confirm-release]")).click();
+            await("a reason is required").atMost(Duration.ofSeconds(10))
+                    .until(() -> ada.getPageSource().contains("Say why"));
+            assertThat(testId(ada, "lock-table")).as("nothing released without a reason").contains("configurator:1");
+            shot(ada, "5-dashboard");
+            ada.findElement(By.cssSelector("[data-testid=reason]")).sendKeys("Needed for the audit");
+            ada.findElement(By.cssSelector("[data-testid=confirm-release]")).click();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !testId(ada, "lock-table").contains("configurator:1"));
+
+            await("Sara is told at once").atMost(Duration.ofSeconds(2))
+                    .until(() -> !sara.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
+            assertThat(testId(sara, "lock-lost")).contains("Ada released your lock on configurator:1: Needed for the audit");
+            assertThat(sara.findElement(By.id("edit:description")).getAttribute("value")).endsWith("Typed by Sara.");
+
+            ada.findElement(By.cssSelector("[data-testid=open-history]")).click();
+            await().atMost(Duration.ofSeconds(10)).until(() -> testId(ada, "lock-history")
+                    .contains("FORCE_RELEASED"));
+            assertThat(testId(ada, "lock-history")).contains("ada: Needed for the audit");
+        } finally {
+            Chromium.quit(ada);
+        }
+        Browser editor = new Browser(URI.create(base.toString()));
+        editor.login("omar", "demo");
+        assertThat(editor.get("admin/locks.xhtml").statusCode()).as("editors may not see the dashboard").isEqualTo(403);
+        assertThat(editor.get("admin/history.xhtml").statusCode()).isEqualTo(403);
+    }
+
     /** The text of an element, read again if the page re-rendered it (a live update) while it was being read. */
     private static String testId(WebDriver browser, String id) {
         for (int attempt = 0; ; attempt++) {

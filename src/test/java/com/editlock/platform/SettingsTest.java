@@ -19,6 +19,8 @@ class SettingsTest {
         assertThat(s.leaseSeconds()).isEqualTo(20);
         assertThat(s.sweepSeconds()).isEqualTo(5);
         assertThat(s.tabGraceSeconds()).isEqualTo(3);
+        assertThat(s.auditRetentionDays()).isEqualTo(90);
+        assertThat(s.oldLockMinutes()).isEqualTo(60);
         assertThat(s.sessionTimeoutSeconds()).isEqualTo(1800);
         assertThat(s.demoData()).isFalse();
         assertThat(s.httpPort()).isEqualTo(8080);

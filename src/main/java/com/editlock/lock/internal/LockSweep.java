@@ -23,6 +23,7 @@ import java.util.logging.Logger;
  * Deletes lapsed locks every {@code locks.sweep.seconds}. The timer is non-persistent (persistent timers need the
  * Hazelcast data grid, which Editlock keeps off) and created from configuration rather than a fixed {@code @Schedule}.
  * Every node runs it; the batched {@code FOR UPDATE SKIP LOCKED} delete makes that safe and keeps acquisitions moving.
+ * Once an hour it also purges history lines older than {@code locks.audit.retention.days}, in batches.
  */
 @Startup
 @Singleton
@@ -31,6 +32,7 @@ import java.util.logging.Logger;
 public class LockSweep {
 
     private static final Logger LOG = Logger.getLogger(LockSweep.class.getName());
+    private static final long PURGE_EVERY_MILLIS = 3_600_000;
 
     @Resource
     TimerService timers;
@@ -42,6 +44,8 @@ public class LockSweep {
     Settings settings;
 
     private final AtomicBoolean running = new AtomicBoolean();
+    /** When the history was last purged of lines past the retention (once an hour is plenty). */
+    private volatile long lastPurge;
 
     @PostConstruct
     void schedule() {
@@ -58,6 +62,14 @@ public class LockSweep {
             List<LockKey> swept = locks.sweepExpired();
             if (!swept.isEmpty()) {
                 LOG.fine(() -> "Swept " + swept.size() + " lapsed lock(s): " + swept);
+            }
+            if (System.currentTimeMillis() - lastPurge >= PURGE_EVERY_MILLIS) {
+                lastPurge = System.currentTimeMillis();
+                long purged = locks.purgeHistory(settings.auditRetentionDays());
+                if (purged > 0) {
+                    LOG.info(() -> "Purged " + purged + " lock history line(s) older than "
+                            + settings.auditRetentionDays() + " days.");
+                }
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Lock sweep failed; retrying at the next tick.", e);

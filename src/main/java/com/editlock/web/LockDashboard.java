@@ -1,0 +1,393 @@
+package com.editlock.web;
+
+import com.editlock.configurator.ConfiguratorService;
+import com.editlock.configurator.ConfiguratorSummary;
+import com.editlock.lock.Lock;
+import com.editlock.lock.LockKey;
+import com.editlock.lock.LockManager;
+import com.editlock.lock.LockPage;
+import com.editlock.lock.LockQuery;
+import com.editlock.lock.LockSummary;
+import com.editlock.platform.Settings;
+import com.editlock.presence.Presence;
+import com.editlock.security.CurrentOwner;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.faces.application.FacesMessage;
+import jakarta.faces.context.FacesContext;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The admin's lock dashboard (admins only, by the web.xml constraint on {@code /admin/*}): every live lock across all
+ * nodes, filtered, sorted and paged by the database, updated as locks come and go (the page is told of every change,
+ * like the list), with force release of one lock, a selection, or everything one user holds — always with a reason,
+ * after a confirmation.
+ */
+@Named
+@ViewScoped
+public class LockDashboard implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    static final int PAGE_SIZE = 50;
+
+    /** One row of the table. (A class with getters: Jakarta EL reads bean properties.) */
+    public static final class Row implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final Lock lock;
+        private final String label;
+        private final String outcome;
+        private final int viewers;
+        private final boolean old;
+        private final Instant now;
+
+        Row(Lock lock, String label, String outcome, int viewers, boolean old, Instant now) {
+            this.lock = lock;
+            this.label = label;
+            this.outcome = outcome;
+            this.viewers = viewers;
+            this.old = old;
+            this.now = now;
+        }
+
+        public String getResource() {
+            return lock.key().toString();
+        }
+
+        public String getLabel() {
+            return label;
+        }
+
+        public String getOutcome() {
+            return outcome;
+        }
+
+        public long getId() {
+            return lock.key().id();
+        }
+
+        public String getMode() {
+            return lock.mode().name();
+        }
+
+        public String getHolder() {
+            return lock.displayName();
+        }
+
+        public String getLogin() {
+            return lock.userLogin();
+        }
+
+        public String getAcquiredAt() {
+            return CLOCK.format(lock.acquiredAt());
+        }
+
+        public String getHeldFor() {
+            return human(Duration.between(lock.acquiredAt(), now));
+        }
+
+        public String getIdleFor() {
+            return human(Duration.between(lock.renewedAt(), now));
+        }
+
+        public String getExpiresIn() {
+            return human(Duration.between(now, lock.expiresAt()));
+        }
+
+        public long getToken() {
+            return lock.fencingToken();
+        }
+
+        public int getViewers() {
+            return viewers;
+        }
+
+        public boolean isOld() {
+            return old;
+        }
+    }
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    @Inject
+    transient LockManager locks;
+
+    @Inject
+    transient ConfiguratorService configurators;
+
+    @Inject
+    transient Presence presence;
+
+    @Inject
+    transient LivePages live;
+
+    @Inject
+    transient CurrentOwner owner;
+
+    @Inject
+    transient Settings settings;
+
+    private final String viewToken = UUID.randomUUID().toString();
+    private String user;
+    private String kind = "";
+    private Integer minAgeMinutes;
+    private LockQuery.Sort sort = LockQuery.Sort.ACQUIRED;
+    private boolean descending;
+    private int page;
+    private List<Row> rows = List.of();
+    private long total;
+    private LockSummary summary;
+    private final Map<String, Boolean> selected = new LinkedHashMap<>();
+    /** What a confirmation would release: keys, or everything of one user. */
+    private List<String> pendingKeys = List.of();
+    private String pendingUser;
+    private String reason;
+
+    @PostConstruct
+    void open() {
+        live.open(new LivePages.Page(viewToken, owner.get().ownerId(), null, null));
+        load();
+    }
+
+    @PreDestroy
+    void close() {
+        if (live != null) {
+            live.forget(viewToken);
+        }
+    }
+
+    /** Reads the current page again (the push calls it when any lock changes). */
+    public void load() {
+        LockKey.Kind wanted = kind == null || kind.isEmpty() ? null : LockKey.Kind.valueOf(kind);
+        LockPage<Lock> found = locks.find(new LockQuery(user, wanted,
+                minAgeMinutes == null ? null : minAgeMinutes * 60, sort, descending, page * PAGE_SIZE, PAGE_SIZE));
+        if (found.rows().isEmpty() && page > 0 && found.total() > 0) {
+            page = (int) ((found.total() - 1) / PAGE_SIZE);
+            load();
+            return;
+        }
+        Map<Long, String> names = configurators.list().stream()
+                .collect(Collectors.toMap(ConfiguratorSummary::id, ConfiguratorSummary::name, (a, b) -> a));
+        Instant now = Instant.now();
+        Duration old = Duration.ofMinutes(settings.oldLockMinutes());
+        List<Row> shown = new ArrayList<>();
+        for (Lock l : found.rows()) {
+            shown.add(new Row(l, label(l.key(), names), outcome(l.key()), presence.viewers(l.key()).size(),
+                    Duration.between(l.acquiredAt(), now).compareTo(old) >= 0, now));
+        }
+        rows = shown;
+        total = found.total();
+        summary = locks.summary();
+        selected.keySet().retainAll(shown.stream().map(Row::getResource).toList());
+    }
+
+    public void applyFilter() {
+        page = 0;
+        load();
+    }
+
+    public void sortBy(String column) {
+        LockQuery.Sort wanted = LockQuery.Sort.valueOf(column);
+        descending = wanted == sort && !descending;
+        sort = wanted;
+        load();
+    }
+
+    public void next() {
+        if ((page + 1L) * PAGE_SIZE < total) {
+            page++;
+        }
+        load();
+    }
+
+    public void previous() {
+        page = Math.max(0, page - 1);
+        load();
+    }
+
+    /** Asks for a reason before releasing one lock. */
+    public void askRelease(String resource) {
+        pendingKeys = List.of(resource);
+        pendingUser = null;
+    }
+
+    public void askReleaseSelected() {
+        pendingKeys = selected.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+        pendingUser = null;
+        if (pendingKeys.isEmpty()) {
+            message(FacesMessage.SEVERITY_ERROR, "Tick the locks to release first.");
+        }
+    }
+
+    public void askReleaseAllOf(String login) {
+        pendingKeys = List.of();
+        pendingUser = login;
+    }
+
+    public void cancel() {
+        pendingKeys = List.of();
+        pendingUser = null;
+        reason = null;
+    }
+
+    /** Releases what was asked for, with the reason; the holders' open pages say who and why. */
+    public void confirm() {
+        if (reason == null || reason.isBlank()) {
+            FacesContext.getCurrentInstance().addMessage("confirm:reason", new FacesMessage(
+                    FacesMessage.SEVERITY_ERROR, "Say why: the holder is shown the reason, and it is kept.", null));
+            return;
+        }
+        if (reason.length() > 500) {
+            FacesContext.getCurrentInstance().addMessage("confirm:reason", new FacesMessage(
+                    FacesMessage.SEVERITY_ERROR, "At most 500 characters.", null));
+            return;
+        }
+        String admin = owner.get().login();
+        int released = 0;
+        if (pendingUser != null) {
+            released = locks.forceReleaseAllOf(pendingUser, admin, reason).size();
+        } else {
+            for (String key : pendingKeys) {
+                released += locks.forceRelease(LockKey.parse(key), admin, reason).size();
+            }
+        }
+        message(FacesMessage.SEVERITY_INFO, "Released " + released + " lock" + (released == 1 ? "" : "s") + ".");
+        cancel();
+        selected.clear();
+        load();
+    }
+
+    public boolean isConfirming() {
+        return pendingUser != null || !pendingKeys.isEmpty();
+    }
+
+    /** What the confirmation asks about. */
+    public String getPendingDescription() {
+        if (pendingUser != null) {
+            return "Release everything " + pendingUser + " holds?";
+        }
+        return "Release the lock" + (pendingKeys.size() == 1 ? " on " + pendingKeys.get(0)
+                : "s on " + String.join(", ", pendingKeys)) + "?";
+    }
+
+    private static String label(LockKey key, Map<Long, String> names) {
+        return switch (key.kind()) {
+            case CONFIGURATOR -> names.getOrDefault(key.id(), key.toString());
+            case CONFIGURATOR_VARIABLES -> "Variables of " + names.getOrDefault(key.id(), "configurator " + key.id());
+            case ITEM_FILTERS -> "Filters of item " + key.id();
+        };
+    }
+
+    private static String outcome(LockKey key) {
+        return switch (key.kind()) {
+            case CONFIGURATOR -> "/configurator";
+            case CONFIGURATOR_VARIABLES -> "/variables";
+            case ITEM_FILTERS -> "/filters";
+        };
+    }
+
+    static String human(Duration d) {
+        long s = Math.max(0, d.toSeconds());
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return s / 60 + " min " + s % 60 + " s";
+        }
+        return s / 3600 + " h " + s % 3600 / 60 + " min";
+    }
+
+    private static void message(FacesMessage.Severity severity, String text) {
+        FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(severity, text, null));
+    }
+
+    public List<Row> getRows() {
+        return rows;
+    }
+
+    public long getTotal() {
+        return total;
+    }
+
+    public String getWindow() {
+        return total == 0 ? "No locks" : (page * PAGE_SIZE + 1) + "–" + (page * PAGE_SIZE + rows.size()) + " of "
+                + total;
+    }
+
+    public boolean isHasNext() {
+        return (page + 1L) * PAGE_SIZE < total;
+    }
+
+    public boolean isHasPrevious() {
+        return page > 0;
+    }
+
+    public LockSummary getSummary() {
+        return summary;
+    }
+
+    public String getOldest() {
+        return summary.oldestSince() == null ? "none" : human(Duration.between(summary.oldestSince(), Instant.now()));
+    }
+
+    public String getSortedBy() {
+        return sort.name() + (descending ? " ↓" : " ↑");
+    }
+
+    public Map<String, Boolean> getSelected() {
+        return selected;
+    }
+
+    public String getViewToken() {
+        return viewToken;
+    }
+
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    public String getKind() {
+        return kind;
+    }
+
+    public void setKind(String kind) {
+        this.kind = kind;
+    }
+
+    public Integer getMinAgeMinutes() {
+        return minAgeMinutes;
+    }
+
+    public void setMinAgeMinutes(Integer minAgeMinutes) {
+        this.minAgeMinutes = minAgeMinutes;
+    }
+
+    public String getReason() {
+        return reason;
+    }
+
+    public void setReason(String reason) {
+        this.reason = reason;
+    }
+
+    public int getOldLockMinutes() {
+        return settings.oldLockMinutes();
+    }
+}
