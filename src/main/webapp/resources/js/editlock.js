@@ -1,6 +1,6 @@
 /*
  * The live side of an Editlock page. Settings come from the hidden #editlock-page element (no inline script).
- * - Push messages ("lock", "presence", "again") make the page look again (editlockRefresh, an Ajax call that
+ * - When its socket opens, and on push messages ("lock", "presence", "again"), the page looks again (editlockRefresh, an Ajax call that
  *   re-renders the lock area and the current values, never the form being typed in).
  * - An editing page renews its tab's leases from a Web Worker (its timers are not throttled in a background tab)
  *   while its user is active; after the idle timeout it stops, with a warning a minute before.
@@ -17,6 +17,13 @@ var editlock = (function () {
     function message(msg) {
         if (msg && (msg.type === 'lock' || msg.type === 'presence' || msg.type === 'again')
                 && typeof editlockRefresh === 'function') {
+            editlockRefresh();
+        }
+    }
+
+    /** The socket is open: look once, for anything that changed between rendering the page and now. */
+    function opened() {
+        if (typeof editlockRefresh === 'function') {
             editlockRefresh();
         }
     }
@@ -126,5 +133,5 @@ var editlock = (function () {
         });
     }
 
-    return {message: message, refreshed: refreshed};
+    return {message: message, opened: opened, refreshed: refreshed};
 })();

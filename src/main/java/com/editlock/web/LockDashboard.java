@@ -146,9 +146,8 @@ public class LockDashboard implements Serializable {
     private Integer minAgeMinutes;
     private LockQuery.Sort sort = LockQuery.Sort.ACQUIRED;
     private boolean descending;
-    private int page;
+    private final Paging paging = new Paging(PAGE_SIZE);
     private List<Row> rows = List.of();
-    private long total;
     private LockSummary summary;
     private final Map<String, Boolean> selected = new LinkedHashMap<>();
     /** What a confirmation would release: keys, or everything of one user. */
@@ -173,9 +172,9 @@ public class LockDashboard implements Serializable {
     public void load() {
         LockKey.Kind wanted = kind == null || kind.isEmpty() ? null : LockKey.Kind.valueOf(kind);
         LockPage<Lock> found = locks.find(new LockQuery(user, wanted,
-                minAgeMinutes == null ? null : minAgeMinutes * 60, sort, descending, page * PAGE_SIZE, PAGE_SIZE));
-        if (found.rows().isEmpty() && page > 0 && found.total() > 0) {
-            page = (int) ((found.total() - 1) / PAGE_SIZE);
+                minAgeMinutes == null ? null : minAgeMinutes * 60, sort, descending, paging.offset(), paging.size()));
+        paging.found(found.total(), found.rows().size());
+        if (paging.pastTheEnd()) {
             load();
             return;
         }
@@ -189,13 +188,12 @@ public class LockDashboard implements Serializable {
                     Duration.between(l.acquiredAt(), now).compareTo(old) >= 0, now));
         }
         rows = shown;
-        total = found.total();
         summary = locks.summary();
         selected.keySet().retainAll(shown.stream().map(Row::getResource).toList());
     }
 
     public void applyFilter() {
-        page = 0;
+        paging.first();
         load();
     }
 
@@ -207,14 +205,12 @@ public class LockDashboard implements Serializable {
     }
 
     public void next() {
-        if ((page + 1L) * PAGE_SIZE < total) {
-            page++;
-        }
+        paging.next();
         load();
     }
 
     public void previous() {
-        page = Math.max(0, page - 1);
+        paging.previous();
         load();
     }
 
@@ -319,20 +315,19 @@ public class LockDashboard implements Serializable {
     }
 
     public long getTotal() {
-        return total;
+        return paging.total();
     }
 
     public String getWindow() {
-        return total == 0 ? "No locks" : (page * PAGE_SIZE + 1) + "–" + (page * PAGE_SIZE + rows.size()) + " of "
-                + total;
+        return paging.window("No locks");
     }
 
     public boolean isHasNext() {
-        return (page + 1L) * PAGE_SIZE < total;
+        return paging.hasNext();
     }
 
     public boolean isHasPrevious() {
-        return page > 0;
+        return paging.hasPrevious();
     }
 
     public LockSummary getSummary() {

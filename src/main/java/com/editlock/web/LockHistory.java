@@ -44,9 +44,8 @@ public class LockHistory implements Serializable {
     private String type = "";
     private String from;
     private String until;
-    private int page;
+    private final Paging paging = new Paging(PAGE_SIZE);
     private List<LockEvent> rows = List.of();
-    private long total;
 
     @PostConstruct
     void open() {
@@ -54,19 +53,17 @@ public class LockHistory implements Serializable {
     }
 
     public void applyFilter() {
-        page = 0;
+        paging.first();
         load();
     }
 
     public void next() {
-        if ((page + 1L) * PAGE_SIZE < total) {
-            page++;
-        }
+        paging.next();
         load();
     }
 
     public void previous() {
-        page = Math.max(0, page - 1);
+        paging.previous();
         load();
     }
 
@@ -81,16 +78,16 @@ public class LockHistory implements Serializable {
             }
         }
         Instant since = instant(from, "filter:from");
-        Instant before = instant(until, "filter:from");
+        Instant before = instant(until, "filter:until");
         if (FacesContext.getCurrentInstance() != null
                 && FacesContext.getCurrentInstance().isValidationFailed()) {
             return;
         }
         LockPage<LockEvent> found = locks.history(new HistoryQuery(key, user,
                 type == null || type.isEmpty() ? null : LockEventType.valueOf(type), since, before,
-                page * PAGE_SIZE, PAGE_SIZE));
+                paging.offset(), paging.size()));
         rows = found.rows();
-        total = found.total();
+        paging.found(found.total(), rows.size());
     }
 
     private static Instant instant(String text, String field) {
@@ -124,16 +121,15 @@ public class LockHistory implements Serializable {
     }
 
     public String getWindow() {
-        return total == 0 ? "Nothing found" : (page * PAGE_SIZE + 1) + "–" + (page * PAGE_SIZE + rows.size()) + " of "
-                + total;
+        return paging.window("Nothing found");
     }
 
     public boolean isHasNext() {
-        return (page + 1L) * PAGE_SIZE < total;
+        return paging.hasNext();
     }
 
     public boolean isHasPrevious() {
-        return page > 0;
+        return paging.hasPrevious();
     }
 
     public int getRetentionDays() {
