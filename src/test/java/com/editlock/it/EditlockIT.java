@@ -346,6 +346,27 @@ public class EditlockIT {
 
     @Test
     @RunAsClient
+    void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
+        // Health and metrics live at the server's root, wherever the application is deployed (here: /editlock).
+        Browser monitor = new Browser(uri().resolve("/"));
+        HttpResponse<String> ready = monitor.get("health/ready");
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        var check = json(ready.body()).getJsonArray("checks").getValuesAs(jakarta.json.JsonObject.class).stream()
+                .filter(c -> c.getString("name").equals("lock-store")).findFirst().orElseThrow();
+        assertThat(check.getString("status")).isEqualTo("UP");
+
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"item:9:filters\"}").statusCode()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(monitor.get("metrics").body())
+                .contains("lock_acquisitions_total").contains("locks_held{kind=\"item_filters\"")
+                .contains("lock_sweep_runs_total"));
+        assertThat(sara.delete("api/locks/item:9:filters").statusCode()).isEqualTo(204);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(monitor.get("metrics").body())
+                .contains("lock_releases_total{cause=\"released\"").contains("lock_hold_seconds"));
+    }
+
+    @Test
+    @RunAsClient
     void theApiAnswersBadInputWithAClearErrorAndChangesNothing() {
         Browser sara = new Browser(uri()).basic("sara", "demo");
         Browser omar = new Browser(uri()).basic("omar", "demo");

@@ -62,6 +62,7 @@ public class LockEventFeed {
     Event<LockChange> changes;
 
     private volatile boolean running = true;
+    private volatile long lastReadMillis = System.currentTimeMillis();
     private Thread reader;
 
     @PostConstruct
@@ -94,6 +95,7 @@ public class LockEventFeed {
                     }
                 }
                 backoff = POLL_MILLIS;
+                lastReadMillis = System.currentTimeMillis();
             } catch (SQLException | RuntimeException e) {
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
                 LOG.log(Level.WARNING, "The lock feed cannot read the history; trying again in " + backoff + " ms.", e);
@@ -104,6 +106,11 @@ public class LockEventFeed {
                 return;
             }
         }
+    }
+
+    /** How long ago the feed last read the history successfully. */
+    public long millisSinceLastRead() {
+        return System.currentTimeMillis() - lastReadMillis;
     }
 
     private long lastEventId() throws SQLException {

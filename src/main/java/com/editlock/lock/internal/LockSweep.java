@@ -14,6 +14,7 @@ import jakarta.ejb.Timeout;
 import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.MetricRegistry;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -33,6 +34,10 @@ public class LockSweep {
 
     private static final Logger LOG = Logger.getLogger(LockSweep.class.getName());
     private static final long PURGE_EVERY_MILLIS = 3_600_000;
+    private static final org.eclipse.microprofile.metrics.Metadata SWEEP_MILLIS =
+            org.eclipse.microprofile.metrics.Metadata.builder().withName("lock_sweep_duration")
+                    .withDescription("How long one sweep took").withUnit(
+                            org.eclipse.microprofile.metrics.MetricUnits.MILLISECONDS).build();
 
     @Resource
     TimerService timers;
@@ -42,6 +47,9 @@ public class LockSweep {
 
     @Inject
     Settings settings;
+
+    @Inject
+    MetricRegistry metrics;
 
     private final AtomicBoolean running = new AtomicBoolean();
     /** When the history was last purged of lines past the retention (once an hour is plenty). */
@@ -59,7 +67,10 @@ public class LockSweep {
             return; // the previous sweep is still busy; skip this tick rather than queue behind it
         }
         try {
+            metrics.counter("lock_sweep_runs_total").inc();
+            long started = System.nanoTime();
             List<LockKey> swept = locks.sweepExpired();
+            metrics.histogram(SWEEP_MILLIS).update((System.nanoTime() - started) / 1_000_000);
             if (!swept.isEmpty()) {
                 LOG.fine(() -> "Swept " + swept.size() + " lapsed lock(s): " + swept);
             }
