@@ -41,7 +41,7 @@ public record LostLock(LockKey key, LockEventType ending, String actor, String r
                     + "(a WRITE lock) first.";
         }
         String what = ending == null ? "You hold no lock on " + key : switch (ending) {
-            case FORCE_RELEASED -> actor + " released your lock on " + key + ": " + reason;
+            case FORCE_RELEASED -> actor + " released your lock: " + reason + " (" + key + ")";
             case EXPIRED -> "Your lock on " + key + " expired because no heartbeat renewed it";
             case SESSION_ENDED -> "Your lock on " + key + " ended with your session";
             case VIEW_CLOSED -> "Your lock on " + key + " ended when its tab closed";

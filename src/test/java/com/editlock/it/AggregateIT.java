@@ -137,7 +137,7 @@ public class AggregateIT {
         Lock whole = locks.acquire(LockKey.configurator(2), LockMode.WRITE, sara, null);
         locks.forceRelease(LockKey.configurator(2), "ada", "Audit");
         assertThatThrownBy(() -> configurators.saveConfigurator(whole, renamed))
-                .isInstanceOf(LockNotHeldException.class).hasMessageContaining("Ada released your lock on");
+                .isInstanceOf(LockNotHeldException.class).hasMessageContaining("Ada released your lock: Audit");
 
         Lock forged = new Lock(LockKey.configurator(2), LockKey.configurator(2), LockMode.WRITE, sara.ownerId(), null,
                 "sara", "Sara", whole.acquiredAt(), whole.renewedAt(), whole.expiresAt(), whole.fencingToken() + 1000);
@@ -195,7 +195,7 @@ public class AggregateIT {
 
         sara.submit("edit", Map.of("edit:name", "Savings by Sara", "edit:description", "Sara's long notes"),
                 "edit:save");
-        assertThat(sara.page()).contains("Ada released your lock on configurator:4: Quarter end")
+        assertThat(sara.page()).contains("Ada released your lock: Quarter end (configurator:4)")
                 .contains("Nothing was saved");
         assertThat(sara.page()).as("her typed values stay in the form")
                 .contains("value=\"Savings by Sara\"").contains(">Sara's long notes</textarea>");

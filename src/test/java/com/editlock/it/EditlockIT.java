@@ -291,7 +291,7 @@ public class EditlockIT {
         try {
             assertThatThrownBy(() -> locks.verify(key, sara.ownerId(), saras.fencingToken()))
                     .isInstanceOf(LockNotHeldException.class)
-                    .hasMessageContaining("Ada released your lock on item:11:filters: Sara is on holiday")
+                    .hasMessageContaining("Ada released your lock: Sara is on holiday (item:11:filters)")
                     .hasMessageContaining("Omar has been editing it since");
         } finally {
             tx.rollback();
@@ -519,7 +519,7 @@ public class EditlockIT {
         assertThat(ada.delete("api/locks/configurator:4?reason=Month-end%20closing").statusCode()).isEqualTo(204);
 
         sara.submit("edit", Map.of("edit:name", "Savings account — typed by Sara"), "edit:save");
-        assertThat(sara.page()).contains("Ada released your lock on configurator:4: Month-end closing")
+        assertThat(sara.page()).contains("Ada released your lock: Month-end closing (configurator:4)")
                 .contains("value=\"Savings account — typed by Sara\"");
         assertThat(sara.testId("current-values")).as("the current values are shown beside").isPresent();
         Browser omar = new Browser(uri()).basic("omar", "demo");

@@ -173,7 +173,7 @@ public class ScreensInBrowserIT {
         assertThat(ada.delete("api/locks/configurator:2?reason=Quarter%20end").statusCode()).isEqualTo(204);
         await("Sara is told at once, and keeps what she typed").atMost(Duration.ofSeconds(2))
                 .until(() -> !sara.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
-        assertThat(testId(sara, "lock-lost")).contains("Ada released your lock on configurator:2: Quarter end");
+        assertThat(testId(sara, "lock-lost")).contains("Ada released your lock: Quarter end (configurator:2)");
         shot(sara, "3-force-released-input-kept");
         assertThat(sara.findElement(By.id("edit:description")).getAttribute("value")).endsWith("Typed by Sara.");
         await("Omar asked to edit it when free: his page opens it for editing").atMost(Duration.ofSeconds(3))
@@ -277,7 +277,7 @@ public class ScreensInBrowserIT {
 
             await("Sara is told at once").atMost(Duration.ofSeconds(2))
                     .until(() -> !sara.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
-            assertThat(testId(sara, "lock-lost")).contains("Ada released your lock on configurator:1: Needed for the audit");
+            assertThat(testId(sara, "lock-lost")).contains("Ada released your lock: Needed for the audit");
             assertThat(sara.findElement(By.id("edit:description")).getAttribute("value")).endsWith("Typed by Sara.");
 
             ada.findElement(By.cssSelector("[data-testid=open-history]")).click();

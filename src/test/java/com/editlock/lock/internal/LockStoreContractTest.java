@@ -207,7 +207,7 @@ class LockStoreContractTest {
                 .extracting(Lock::userLogin).containsExactly("omar");
         write(whole, sara);
         assertThatThrownBy(() -> verify(omars)).isInstanceOf(LockNotHeldException.class)
-                .hasMessageContaining("ada released your lock on " + whole + ": stuck since Friday")
+                .hasMessageContaining("ada released your lock: stuck since Friday (" + whole + ")")
                 .hasMessageContaining("Sara has been editing it since");
     }
 
