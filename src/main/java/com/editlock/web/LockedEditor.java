@@ -138,7 +138,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             aggregate = catalog.aggregateOf(shownKey);
             live.open(new LivePages.Page(viewToken, ownerId, shownKey, aggregate));
             presence.join(shownKey, new Viewer(viewToken, ownerId, me.login(), me.displayName()));
-            lookAtViewers();
+            lookAtViewers(locks.locksIn(aggregate));
         }
     }
 
@@ -152,6 +152,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             return;
         }
         try {
+            List<Lock> inAggregate = locks.locksIn(aggregate);
             if (lock != null) {
                 Optional<LostLock> gone = locks.lost(lock);
                 if (gone.isPresent()) {
@@ -166,7 +167,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 locks.lost(lostLock).ifPresent(gone -> lockStatus = gone.notice());
                 current = currentValues().orElse(current);
             } else if (!refused) {
-                List<Lock> inTheWay = locks.locksIn(aggregate).stream()
+                List<Lock> inTheWay = inAggregate.stream()
                         .filter(l -> !l.isHeldBy(ownerId) && (l.key().equals(shownKey) || l.key().isAggregate()
                                 || shownKey.isAggregate()))
                         .toList();
@@ -180,14 +181,13 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 }
                 current = currentValues().orElse(current);
             }
-            lookAtViewers();
+            lookAtViewers(inAggregate);
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not look at the lock again", e);
         }
     }
 
-    private void lookAtViewers() {
-        List<Lock> held = locks.locksIn(aggregate);
+    private void lookAtViewers(List<Lock> held) {
         viewers = presence.viewers(shownKey).stream().map(v -> {
             boolean editing = held.stream().anyMatch(l -> l.isHeldBy(v.ownerId())
                     && (l.key().equals(shownKey) || l.key().isAggregate()));

@@ -148,7 +148,11 @@ public class ScreensInBrowserIT {
         await("the closed tab's lock is released").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
                 .until(() -> ada.get("api/locks/item:4:filters").statusCode() == 404);
         assertThat(token(ada, "configurator:1")).as("the other tab keeps its lock").isEqualTo(token);
-        sara.findElement(By.cssSelector("[data-testid=done]")).click();
+
+        sara.get(base + "configurators.xhtml"); // leaving the page: its goodbye releases at once, not after the grace
+        await("released well within the tab-close grace").atMost(Duration.ofMillis(1_500))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> ada.get("api/locks/configurator:1").statusCode() == 404);
     }
 
     @Test

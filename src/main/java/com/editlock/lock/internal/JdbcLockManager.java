@@ -304,14 +304,8 @@ public class JdbcLockManager implements LockManager {
         Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
         page[filter.length] = q.limit();
         page[filter.length + 1] = q.offset();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bindTyped(c.prepareStatement(LockStatements.findPage(SORT_COLUMNS.get(q.sort()),
-                        q.descending())), page);
-                ResultSet rs = ps.executeQuery()) {
-            return new LockPage<>(LockRows.locks(rs), total);
-        } catch (SQLException e) {
-            throw new LockStoreException("page through the locks", e);
-        }
+        return new LockPage<>(query(LockStatements.findPage(SORT_COLUMNS.get(q.sort()), q.descending()), page),
+                total);
     }
 
     @Override
@@ -348,7 +342,7 @@ public class JdbcLockManager implements LockManager {
         page[filter.length] = q.limit();
         page[filter.length + 1] = q.offset();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bindTyped(c.prepareStatement(LockStatements.HISTORY_PAGE), page);
+                PreparedStatement ps = bind(c.prepareStatement(LockStatements.HISTORY_PAGE), page);
                 ResultSet rs = ps.executeQuery()) {
             List<LockEvent> events = new ArrayList<>();
             while (rs.next()) {
@@ -379,25 +373,13 @@ public class JdbcLockManager implements LockManager {
     }
 
     private long count(String sql, Object... params) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bindTyped(c.prepareStatement(sql),
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bind(c.prepareStatement(sql),
                 params); ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
             throw new LockStoreException("count", e);
         }
-    }
-
-    /** Like {@link LockRows#bind}, but a null goes as "unspecified", so a null time or number fits its place. */
-    private static PreparedStatement bindTyped(PreparedStatement ps, Object... params) throws SQLException {
-        for (int i = 0; i < params.length; i++) {
-            if (params[i] == null) {
-                ps.setNull(i + 1, java.sql.Types.OTHER);
-            } else {
-                ps.setObject(i + 1, params[i]);
-            }
-        }
-        return ps;
     }
 
     private static String checkedReason(String reason, String what) {

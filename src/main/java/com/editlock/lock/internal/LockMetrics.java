@@ -46,6 +46,9 @@ public class LockMetrics {
     /** When each live token was granted, for the hold time at its release (bounded by the locks held). */
     private final Map<Long, Long> grantedAt = new ConcurrentHashMap<>();
     private Histogram holdSeconds;
+    /** One count per scrape, not one per gauge: the counts of the last second are reused. */
+    private volatile Map<LockKey.Kind, Long> heldCounts = Map.of();
+    private volatile long heldCountedAt;
 
     @PostConstruct
     void register() {
@@ -80,6 +83,9 @@ public class LockMetrics {
     }
 
     private Map<LockKey.Kind, Long> held() {
+        if (System.currentTimeMillis() - heldCountedAt < 1_000) {
+            return heldCounts;
+        }
         Map<LockKey.Kind, Long> counts = new EnumMap<>(LockKey.Kind.class);
         String sql = "select case when resource_key like 'item:%' then 'ITEM_FILTERS'"
                 + " when resource_key like '%:variables' then 'CONFIGURATOR_VARIABLES' else 'CONFIGURATOR' end,"
@@ -92,6 +98,8 @@ public class LockMetrics {
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, "Could not count the locks for the metrics", e);
         }
+        heldCounts = counts;
+        heldCountedAt = System.currentTimeMillis();
         return counts;
     }
 }

@@ -19,11 +19,14 @@ final class LockRows {
     private LockRows() {
     }
 
-    /** Binds {@code params} in order ({@code null}s as typed nulls) and returns the statement. */
+    /**
+     * Binds {@code params} in order and returns the statement. A {@code null} goes as "unspecified", so the database
+     * types it from its place (a text, a time, a number).
+     */
     static PreparedStatement bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             if (params[i] == null) {
-                ps.setNull(i + 1, java.sql.Types.VARCHAR);
+                ps.setNull(i + 1, java.sql.Types.OTHER);
             } else {
                 ps.setObject(i + 1, params[i]);
             }
