@@ -4,6 +4,7 @@ import com.editlock.configurator.ConcurrentModificationException;
 import com.editlock.configurator.InvalidDraftException;
 import com.editlock.lock.InvalidLockKeyException;
 import com.editlock.lock.LockNotHeldException;
+import com.editlock.lock.LockLimitException;
 import com.editlock.lock.LockStoreException;
 import jakarta.json.Json;
 import com.editlock.lock.LockUnavailableException;
@@ -32,7 +33,8 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
         if (failure instanceof LockUnavailableException e) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.locked(e.getMessage(), e.holders()));
         }
-        if (failure instanceof LockNotHeldException || failure instanceof ConcurrentModificationException) {
+        if (failure instanceof LockNotHeldException || failure instanceof ConcurrentModificationException
+                || failure instanceof LockLimitException) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.error(failure.getMessage()));
         }
         if (failure instanceof LockStoreException) {

@@ -33,6 +33,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -44,6 +45,11 @@ import java.util.function.Function;
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class ConfiguratorResource {
+
+    private static final Set<String> FIELDS = Set.of("id", "name", "description", "status", "version", "items",
+            "variables");
+    private static final Set<String> ITEM_FIELDS = Set.of("id", "name", "price");
+    private static final Set<String> VARIABLE_FIELDS = Set.of("id", "name", "type", "value");
 
     @Inject
     ConfiguratorService configurators;
@@ -65,8 +71,14 @@ public class ConfiguratorResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public JsonObject put(@PathParam("id") String id, String body) {
         long configuratorId = id(id);
-        ConfiguratorDraft draft = draft(configuratorId, LockJson.object(body, "The body must be a JSON object with name,"
-                + " description, status, version, items and variables, as GET returns it."));
+        JsonObject json = LockJson.object(body, "The body must be a JSON object with name, description, status, "
+                + "version, items and variables, as GET returns it.", FIELDS);
+        if (json.containsKey("id") && !(json.get("id") instanceof JsonNumber n && n.isIntegral()
+                && n.bigIntegerValue().equals(java.math.BigInteger.valueOf(configuratorId)))) {
+            throw new BadRequestException("\"id\" in the body must be " + configuratorId + ", the id in the address "
+                    + "(or left out).");
+        }
+        ConfiguratorDraft draft = draft(configuratorId, json);
         LockKey key = LockKey.configurator(configuratorId);
         Lock held = locks.locksOf(owner.get().ownerId()).stream().filter(l -> l.key().equals(key)).findFirst()
                 .orElse(null);
@@ -94,6 +106,7 @@ public class ConfiguratorResource {
         JsonArray itemArray = array(o, "items", problems);
         for (int i = 0; i < itemArray.size(); i++) {
             JsonObject item = object(itemArray.get(i), "items[" + i + "]", problems);
+            LockJson.knownFields(item, "items[" + i + "].", ITEM_FIELDS);
             items.add(new ItemDraft(optionalId(item, "items[" + i + "].id", problems),
                     text(item, "name", problems), number(item, "price", problems, JsonNumber::bigDecimalValue)));
         }
@@ -101,6 +114,7 @@ public class ConfiguratorResource {
         JsonArray variableArray = array(o, "variables", problems);
         for (int i = 0; i < variableArray.size(); i++) {
             JsonObject v = object(variableArray.get(i), "variables[" + i + "]", problems);
+            LockJson.knownFields(v, "variables[" + i + "].", VARIABLE_FIELDS);
             variables.add(new VariableDraft(optionalId(v, "variables[" + i + "].id", problems), text(v, "name", problems),
                     enumOf(VariableType.class, text(v, "type", problems), "variables[" + i + "].type", problems),
                     text(v, "value", problems)));
@@ -142,8 +156,9 @@ public class ConfiguratorResource {
         if (v instanceof JsonNumber n) {
             try {
                 return as.apply(n);
-            } catch (ArithmeticException e) {
-                // reported below
+            } catch (RuntimeException e) { // out of range, or beyond the parser's own limits on a number's size
+                problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" is out of range."));
+                return null;
             }
         }
         problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" must be a number."));
@@ -155,8 +170,15 @@ public class ConfiguratorResource {
         if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
             return null;
         }
-        if (v instanceof JsonNumber n && n.isIntegral() && n.longValue() > 0) {
-            return n.longValue();
+        if (v instanceof JsonNumber n && n.isIntegral()) {
+            try {
+                long id = n.longValueExact();
+                if (id > 0) {
+                    return id;
+                }
+            } catch (ArithmeticException e) {
+                // reported below
+            }
         }
         problems.add(new InvalidDraftException.Problem(path, "\"id\" must be a positive integer, or absent for a new "
                 + "row."));

@@ -7,7 +7,11 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
+import com.editlock.platform.PlainText;
+import java.util.Set;
 import jakarta.ws.rs.BadRequestException;
 import java.io.StringReader;
 import java.time.Instant;
@@ -66,19 +70,90 @@ final class LockJson {
         }
     }
 
-    /** The request body as a JSON object, or a 400 that says what was wrong and what {@code shape} is expected. */
-    static JsonObject object(String body, String shape) {
+    /** How deeply a request body may nest arrays and objects (a configurator needs 3). */
+    static final int MAX_DEPTH = 16;
+
+    /**
+     * The request body as a JSON object, or a 400 that says what was wrong and what {@code shape} is expected: not JSON,
+     * nested deeper than {@link #MAX_DEPTH} (checked by a streaming pass first, so no depth can exhaust the stack), a
+     * string with a control or broken character (the field is named), or a field not in {@code fields}.
+     */
+    static JsonObject object(String body, String shape, Set<String> fields) {
         if (body == null || body.isBlank()) {
             throw new BadRequestException(shape);
         }
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
-            JsonValue value = reader.readValue();
-            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-                throw new BadRequestException(shape);
+        try {
+            checkDepth(body);
+            try (JsonReader reader = Json.createReader(new StringReader(body))) {
+                JsonValue value = reader.readValue();
+                if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                    throw new BadRequestException(shape);
+                }
+                checkStrings(value, "");
+                JsonObject object = value.asJsonObject();
+                knownFields(object, "", fields);
+                return object;
             }
-            return value.asJsonObject();
         } catch (JsonException e) {
             throw new BadRequestException("The body is not valid JSON. " + shape);
+        } catch (RuntimeException e) {
+            if (e instanceof BadRequestException) {
+                throw e;
+            }
+            throw new BadRequestException("The body is not valid JSON. " + shape); // Parsson's own limits
+        }
+    }
+
+    /** A 400 naming the first field of {@code object} that is not one of {@code fields}. */
+    static void knownFields(JsonObject object, String path, Set<String> fields) {
+        for (String name : object.keySet()) {
+            if (!fields.contains(name)) {
+                throw new BadRequestException("Unknown field \"" + path + name + "\": the fields are "
+                        + fields.stream().sorted().toList() + ".");
+            }
+        }
+    }
+
+    private static void checkDepth(String body) {
+        try (JsonParser parser = Json.createParser(new StringReader(body))) {
+            int depth = 0;
+            while (parser.hasNext()) {
+                JsonParser.Event event = parser.next();
+                if (event == JsonParser.Event.START_ARRAY || event == JsonParser.Event.START_OBJECT) {
+                    if (++depth > MAX_DEPTH) {
+                        throw new BadRequestException("The body nests arrays and objects deeper than " + MAX_DEPTH
+                                + " levels.");
+                    }
+                } else if (event == JsonParser.Event.END_ARRAY || event == JsonParser.Event.END_OBJECT) {
+                    depth--;
+                }
+            }
+        }
+    }
+
+    private static void checkStrings(JsonValue value, String path) {
+        switch (value.getValueType()) {
+            case OBJECT -> value.asJsonObject().forEach((name, v) -> {
+                String here = path.isEmpty() ? name : path + "." + name;
+                refuse(name, here);
+                checkStrings(v, here);
+            });
+            case ARRAY -> {
+                var array = value.asJsonArray();
+                for (int i = 0; i < array.size(); i++) {
+                    checkStrings(array.get(i), path + "[" + i + "]");
+                }
+            }
+            case STRING -> refuse(((JsonString) value).getString(), path);
+            default -> {
+            }
+        }
+    }
+
+    private static void refuse(String text, String path) {
+        String problem = PlainText.problem(text);
+        if (problem != null) {
+            throw new BadRequestException("\"" + path + "\" " + problem);
         }
     }
 

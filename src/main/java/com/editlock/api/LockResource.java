@@ -5,6 +5,8 @@ import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockPage;
+import com.editlock.lock.LockQuery;
 import com.editlock.lock.ResourceCatalog;
 import com.editlock.security.CurrentOwner;
 import jakarta.enterprise.context.RequestScoped;
@@ -30,6 +32,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@code /api/locks}: take, inspect, renew and release locks as the calling session. */
 @Path("locks")
@@ -55,7 +58,7 @@ public class LockResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response acquire(String body) {
-        JsonObject request = LockJson.object(body, BODY_HINT);
+        JsonObject request = LockJson.object(body, BODY_HINT, Set.of("resource", "mode"));
         LockKey key = LockKey.parse(text(request, "resource", null));
         LockMode mode;
         try {
@@ -69,12 +72,21 @@ public class LockResource {
                 .entity(LockJson.lock(lock)).build();
     }
 
+    /**
+     * The caller's own locks (at most {@code locks.max.locks.per.session}); for an admin every lock, a page at a time:
+     * {@code ?offset=} (0) and {@code ?limit=} (100, at most 500), oldest first, the total in {@code X-Total-Count}.
+     */
     @GET
-    public JsonValue list() {
+    public Response list(@QueryParam("offset") String offset, @QueryParam("limit") String limit) {
         JsonArrayBuilder all = Json.createArrayBuilder();
-        (owner.isAdmin() ? locks.allLocks() : locks.locksOf(owner.get().ownerId()))
-                .forEach(l -> all.add(LockJson.lock(l)));
-        return all.build();
+        if (!owner.isAdmin()) {
+            locks.locksOf(owner.get().ownerId()).forEach(l -> all.add(LockJson.lock(l)));
+            return Response.ok(all.build()).build();
+        }
+        LockPage<Lock> page = locks.find(new LockQuery(null, null, null, LockQuery.Sort.ACQUIRED, false,
+                whole(offset, "offset", 0, 0, Integer.MAX_VALUE), whole(limit, "limit", 100, 1, 500)));
+        page.rows().forEach(l -> all.add(LockJson.lock(l)));
+        return Response.ok(all.build()).header("X-Total-Count", page.total()).build();
     }
 
     @GET
@@ -116,16 +128,14 @@ public class LockResource {
     /** Admins: the history of one resource ({@code ?resource=}) or of all, newest first. */
     @GET
     @Path("events")
-    public JsonValue history(@QueryParam("resource") String resource, @QueryParam("limit") Integer limit) {
+    public JsonValue history(@QueryParam("resource") String resource, @QueryParam("limit") String limit) {
         if (!owner.isAdmin()) {
             throw new ForbiddenException("Only an admin may read the lock history.");
         }
-        if (limit != null && (limit < 1 || limit > 1000)) {
-            throw new BadRequestException("limit must be from 1 to 1000.");
-        }
+        int rows = whole(limit, "limit", 100, 1, 1000);
         LockKey key = resource == null ? null : LockKey.parse(resource);
         JsonArrayBuilder all = Json.createArrayBuilder();
-        locks.history(key, limit == null ? 100 : limit).forEach(e -> all.add(LockJson.event(e)));
+        locks.history(key, rows).forEach(e -> all.add(LockJson.event(e)));
         return all.build();
     }
 
@@ -138,6 +148,22 @@ public class LockResource {
         }
         locks.renew(owner.get().ownerId(), view);
         return Response.noContent().build();
+    }
+
+    /** A whole-number query parameter from {@code min} to {@code max}, {@code fallback} when absent, else a 400. */
+    private static int whole(String text, String name, int fallback, int min, int max) {
+        if (text == null || text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new BadRequestException(name + " must be a whole number from " + min + " to " + max + ".");
     }
 
     private LockKey existing(String resource) {

@@ -38,11 +38,23 @@ public class ConfiguratorService {
     @PersistenceContext
     EntityManager em;
 
+    /** The first {@code limit} configurators by name: every list on a screen is bounded. */
     @ReadsOnly
-    public List<ConfiguratorSummary> list() {
+    public List<ConfiguratorSummary> list(int limit) {
         return em.createQuery("select new com.editlock.configurator.ConfiguratorSummary(c.id, c.name, c.status,"
                 + " size(c.items)) from Configurator c order by c.name, c.id", ConfiguratorSummary.class)
-                .getResultList();
+                .setMaxResults(limit).getResultList();
+    }
+
+    /** The names of the configurators with these ids (a page of the dashboard names at most 50). */
+    @ReadsOnly
+    public java.util.Map<Long, String> names(java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return java.util.Map.of();
+        }
+        return em.createQuery("select c.id, c.name from Configurator c where c.id in :ids", Object[].class)
+                .setParameter("ids", ids).getResultList().stream()
+                .collect(java.util.stream.Collectors.toMap(r -> (Long) r[0], r -> (String) r[1]));
     }
 
     /** The configurator as it is now, for read-only display. */

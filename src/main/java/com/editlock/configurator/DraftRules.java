@@ -1,5 +1,6 @@
 package com.editlock.configurator;
 
+import com.editlock.platform.PlainText;
 import com.editlock.configurator.InvalidDraftException.Problem;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -99,6 +100,11 @@ final class DraftRules {
                 return false;
             }
             return true;
+        }
+        String broken = PlainText.problem(value);
+        if (broken != null) {
+            problem(field, what + " " + broken);
+            return false;
         }
         if (value.strip().length() > max) {
             problem(field, what + " can be at most " + max + " characters (it has " + value.strip().length() + ").");

@@ -57,6 +57,9 @@ public interface LockManager {
     /** The live locks inside {@code aggregate} (on it and on its sub-pages), oldest first. */
     List<Lock> locksIn(LockKey aggregate);
 
+    /** The live locks inside any of {@code aggregates}, oldest first: one query for a whole list screen. */
+    List<Lock> locksIn(java.util.Collection<LockKey> aggregates);
+
     /**
      * Whether {@code held} is still live, for a page that wants to tell its user at once: empty while it is, else why
      * it is gone. A read, not a fencing check: a save still goes through {@link #verify}.

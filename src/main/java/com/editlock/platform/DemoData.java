@@ -3,7 +3,7 @@ package com.editlock.platform;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
+import com.editlock.security.PasswordHashes;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,7 +17,7 @@ import javax.sql.DataSource;
  * Demo users (sara, omar: editors; ada: admin; password {@code demo}) and a handful of configurators. Installed only
  * when {@code locks.demo.data} is on, which the run command does for the embedded database. Users are added when
  * missing (never overwritten); configurators only into an empty table, so a user's edits survive restarts.
- * Passwords are hashed at install time by the container's PBKDF2 implementation, the same one that checks them.
+ * Passwords are hashed at install time with the current parameters, by the same code that checks them.
  */
 @ApplicationScoped
 public class DemoData {
@@ -64,7 +64,7 @@ public class DemoData {
     DataSource dataSource;
 
     @Inject
-    Pbkdf2PasswordHash passwordHash;
+    PasswordHashes passwordHash;
 
     public void install() {
         try (Connection c = dataSource.getConnection()) {

@@ -1,9 +1,11 @@
 package com.editlock.platform;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -22,6 +24,15 @@ public final class Settings {
     public static final String TAB_GRACE_SECONDS = "locks.tab.grace.seconds";
     public static final String AUDIT_RETENTION_DAYS = "locks.audit.retention.days";
     public static final String OLD_LOCK_MINUTES = "locks.old.lock.minutes";
+    public static final String MAX_LOCKS_PER_SESSION = "locks.max.locks.per.session";
+    public static final String MAX_LOCK_AGE_MINUTES = "locks.max.lock.age.minutes";
+    public static final String MAX_BODY_BYTES = "locks.max.body.bytes";
+    public static final String ALLOWED_ORIGINS = "locks.allowed.origins";
+    public static final String PASSWORD_ITERATIONS = "locks.password.iterations";
+    public static final String LOGIN_FAILURES_PER_ACCOUNT = "locks.login.failures.per.account";
+    public static final String LOGIN_FAILURES_PER_ADDRESS = "locks.login.failures.per.address";
+    public static final String LOGIN_MAX_DELAY_SECONDS = "locks.login.max.delay.seconds";
+    public static final String ROLE_RECHECK_SECONDS = "locks.role.recheck.seconds";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -32,6 +43,15 @@ public final class Settings {
     private final int tabGraceSeconds;
     private final int auditRetentionDays;
     private final int oldLockMinutes;
+    private final int maxLocksPerSession;
+    private final int maxLockAgeMinutes;
+    private final int maxBodyBytes;
+    private final Set<String> allowedOrigins;
+    private final int passwordIterations;
+    private final int loginFailuresPerAccount;
+    private final int loginFailuresPerAddress;
+    private final int loginMaxDelaySeconds;
+    private final int roleRecheckSeconds;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, 20, 5, 86_400);
@@ -43,6 +63,15 @@ public final class Settings {
         tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 3, 0, 60);
         auditRetentionDays = r.integer(AUDIT_RETENTION_DAYS, 90, 1, 36_500);
         oldLockMinutes = r.integer(OLD_LOCK_MINUTES, 60, 1, 525_600);
+        maxLocksPerSession = r.integer(MAX_LOCKS_PER_SESSION, 1_000, 1, 1_000_000);
+        maxLockAgeMinutes = r.integer(MAX_LOCK_AGE_MINUTES, 720, 1, 525_600);
+        maxBodyBytes = r.integer(MAX_BODY_BYTES, 262_144, 1_024, 16_777_216);
+        allowedOrigins = r.origins(ALLOWED_ORIGINS);
+        passwordIterations = r.integer(PASSWORD_ITERATIONS, 210_000, 1_024, 10_000_000);
+        loginFailuresPerAccount = r.integer(LOGIN_FAILURES_PER_ACCOUNT, 5, 1, 1_000);
+        loginFailuresPerAddress = r.integer(LOGIN_FAILURES_PER_ADDRESS, 20, 1, 100_000);
+        loginMaxDelaySeconds = r.integer(LOGIN_MAX_DELAY_SECONDS, 60, 1, 3_600);
+        roleRecheckSeconds = r.integer(ROLE_RECHECK_SECONDS, 60, 1, 86_400);
         r.failIfAnyBad();
     }
 
@@ -95,6 +124,57 @@ public final class Settings {
     /** A lock held longer than this is highlighted on the admin dashboard. */
     public int oldLockMinutes() {
         return oldLockMinutes;
+    }
+
+    /** A session holding this many locks is refused the next one (a runaway script, not a person). */
+    public int maxLocksPerSession() {
+        return maxLocksPerSession;
+    }
+
+    /**
+     * No lock lives longer than this from its grant, heartbeats or not: a tab left open on an unattended machine
+     * cannot keep a record for ever.
+     */
+    public int maxLockAgeMinutes() {
+        return maxLockAgeMinutes;
+    }
+
+    /** Request bodies larger than this are refused with 413. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /**
+     * Origins (besides the server's own, as the browser sees it in the Host header) from which state changes are
+     * accepted, lower case, e.g. {@code https://editlock.example.com} when a proxy rewrites the Host header.
+     */
+    public Set<String> allowedOrigins() {
+        return allowedOrigins;
+    }
+
+    /** PBKDF2-HMAC-SHA512 iterations for new and upgraded password hashes. */
+    public int passwordIterations() {
+        return passwordIterations;
+    }
+
+    /** Failed logins for one account, within the throttle window, before further attempts are delayed. */
+    public int loginFailuresPerAccount() {
+        return loginFailuresPerAccount;
+    }
+
+    /** Failed logins from one client address before further attempts from it are delayed. */
+    public int loginFailuresPerAddress() {
+        return loginFailuresPerAddress;
+    }
+
+    /** The longest a throttled account or address waits before it may try again. */
+    public int loginMaxDelaySeconds() {
+        return loginMaxDelaySeconds;
+    }
+
+    /** A logged-in session's roles are read again from the user directory at most this long after the last read. */
+    public int roleRecheckSeconds() {
+        return roleRecheckSeconds;
     }
 
     /**
@@ -159,6 +239,23 @@ public final class Settings {
                     problems.add(name(key) + " is '" + raw.get() + "': it must be true or false (on/off).");
                     return fallback;
             }
+        }
+
+        Set<String> origins(String key) {
+            Set<String> origins = new LinkedHashSet<>();
+            for (String raw : source.apply(key).orElse("").split(",")) {
+                String origin = raw.trim().toLowerCase(Locale.ROOT);
+                if (origin.isEmpty()) {
+                    continue;
+                }
+                if (!origin.matches("https?://[a-z0-9.\\-]+(:[0-9]{1,5})?")) {
+                    problems.add(name(key) + " has '" + raw.trim() + "': each origin must look like "
+                            + "https://host or https://host:port, separated by commas.");
+                } else {
+                    origins.add(origin);
+                }
+            }
+            return Set.copyOf(origins);
         }
 
         void failIfAnyBad() {

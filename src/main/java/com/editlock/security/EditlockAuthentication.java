@@ -1,7 +1,6 @@
 package com.editlock.security;
 
 import com.editlock.lock.SessionLocks;
-import com.editlock.platform.Database;
 import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,9 +11,7 @@ import jakarta.security.enterprise.CallerPrincipal;
 import jakarta.security.enterprise.credential.Credential;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
-import jakarta.security.enterprise.identitystore.DatabaseIdentityStoreDefinition;
 import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
-import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -23,7 +20,9 @@ import java.io.Serializable;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -42,19 +41,23 @@ import java.util.Set;
  * (a page's heartbeat, its live refresh, the goodbye beacon and the next page) sometimes see each other's security
  * state, and one of them is answered {@code 403} (Payara issue 6145, fixed upstream in 2026). Handing the container
  * the caller and groups on every request keeps each request's authentication its own.
+ *
+ * <p>Failed logins are slowed down by {@link LoginThrottle}; a throttled attempt is answered before the password is
+ * checked. The groups remembered in the session are read again from the user directory when they are older than
+ * {@code locks.role.recheck.seconds}, so a role taken away by an admin stops working within that time (a user
+ * removed from the directory is logged out). An API {@code 401} carries a Basic challenge only for clients that are
+ * not a page's background request, so a browser never pops up a password prompt over a page.
  */
-@DatabaseIdentityStoreDefinition(
-        dataSourceLookup = Database.JNDI_NAME,
-        callerQuery = "select password_hash from app_user where login = ?",
-        groupsQuery = "select role from app_user_role where login = ?",
-        hashAlgorithm = Pbkdf2PasswordHash.class)
 @ApplicationScoped
 public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     private static final String CALLER = SessionCaller.class.getName();
 
-    /** Who logged in with a session, and their groups (roles). */
-    private record SessionCaller(String login, Set<String> groups) implements Serializable {
+    /** The request attribute that tells the login screen how long a throttled user must wait (a Duration). */
+    public static final String RETRY_AFTER = "editlock.loginRetryAfter";
+
+    /** Who logged in with a session, their groups (roles), and when the groups were read (epoch millis). */
+    private record SessionCaller(String login, Set<String> groups, long checkedAt) implements Serializable {
     }
 
     @Inject
@@ -66,6 +69,12 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     @Inject
     Settings settings;
 
+    @Inject
+    LoginThrottle throttle;
+
+    @Inject
+    EditlockIdentityStore directory;
+
     @Override
     public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
             HttpMessageContext context) {
@@ -74,10 +83,13 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return login(credential, request, response, context);
         }
         HttpSession existing = request.getSession(false);
-        if (existing != null && existing.getAttribute(CALLER) instanceof SessionCaller caller) {
+        if (existing != null && existing.getAttribute(CALLER) instanceof SessionCaller remembered) {
             // Logged in with this session: an API client's Basic header is not checked again (its locks belong to
             // this session, and a new login would start a new owner).
-            return context.notifyContainerAboutLogin(new CallerPrincipal(caller.login()), caller.groups());
+            SessionCaller caller = rechecked(existing, remembered);
+            if (caller != null) {
+                return context.notifyContainerAboutLogin(new CallerPrincipal(caller.login()), caller.groups());
+            }
         }
         credential = basicCredential(request);
         if (credential != null) {
@@ -87,7 +99,8 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return context.doNothing();
         }
         if (isApi(request)) {
-            return unauthorized(response, "Log in with HTTP Basic (user and password), then keep the session cookie.");
+            return unauthorized(request, response, "Log in with HTTP Basic (user and password), then keep the session "
+                    + "cookie.");
         }
         // Back to the page that was asked for after login (a deep link to a configurator, say).
         String asked = request.getRequestURI().substring(request.getContextPath().length())
@@ -96,22 +109,48 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                 + URLEncoder.encode(asked, StandardCharsets.UTF_8));
     }
 
+    /** The session's caller, with groups read again when they are old; null when the user no longer exists. */
+    private SessionCaller rechecked(HttpSession session, SessionCaller caller) {
+        long now = System.currentTimeMillis();
+        if (now - caller.checkedAt() < settings.roleRecheckSeconds() * 1000L) {
+            return caller;
+        }
+        Optional<Set<String>> groups = directory.groupsOf(caller.login());
+        if (groups.isEmpty()) {
+            session.invalidate(); // the user was removed: the session ends, and with it its locks
+            return null;
+        }
+        SessionCaller fresh = new SessionCaller(caller.login(), groups.get(), now);
+        session.setAttribute(CALLER, fresh);
+        return fresh;
+    }
+
     private AuthenticationStatus login(Credential credential, HttpServletRequest request,
             HttpServletResponse response, HttpMessageContext context) {
-        CredentialValidationResult result = identityStores.validate(normalized(credential));
+        Credential normalized = normalized(credential);
+        String name = normalized instanceof UsernamePasswordCredential up ? up.getCaller() : "";
+        String address = request.getRemoteAddr();
+        Duration wait = throttle.wait(name, address);
+        if (!wait.isZero()) {
+            return tooManyAttempts(request, response, context, wait);
+        }
+        CredentialValidationResult result = identityStores.validate(normalized);
         if (result.getStatus() != CredentialValidationResult.Status.VALID) {
+            throttle.failed(name, address);
             if (isApi(request)) {
-                return unauthorized(response, "Wrong user name or password.");
+                return unauthorized(request, response, "Wrong user name or password.");
             }
             return context.isAuthenticationRequest() ? AuthenticationStatus.SEND_FAILURE : context.doNothing();
         }
+        throttle.succeeded(name);
         if (request.getSession(false) != null) {
             request.changeSessionId();
         }
         HttpSession session = request.getSession(true);
         String login = result.getCallerPrincipal().getName();
         SessionLocks.bind(session, login, users.displayName(login));
-        session.setAttribute(CALLER, new SessionCaller(login, Set.copyOf(result.getCallerGroups())));
+        session.setAttribute(CALLER, new SessionCaller(login, Set.copyOf(result.getCallerGroups()),
+                System.currentTimeMillis()));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
         return context.notifyContainerAboutLogin(result);
     }
@@ -144,13 +183,36 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         return request.getRequestURI().startsWith(request.getContextPath() + "/api/");
     }
 
-    private static AuthenticationStatus unauthorized(HttpServletResponse response, String message) {
+    private AuthenticationStatus tooManyAttempts(HttpServletRequest request, HttpServletResponse response,
+            HttpMessageContext context, Duration wait) {
+        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+        if (context.isAuthenticationRequest() && !isApi(request)) { // the login screen says it next to the form
+            request.setAttribute(RETRY_AFTER, Duration.ofSeconds(seconds));
+            return AuthenticationStatus.SEND_FAILURE;
+        }
+        response.setHeader("Retry-After", String.valueOf(seconds));
+        return json(response, 429, "Too many failed logins for this user or from this address: try again in " + seconds
+                + " s.");
+    }
+
+    private static AuthenticationStatus unauthorized(HttpServletRequest request, HttpServletResponse response,
+            String message) {
+        // A page's background request (fetch, Ajax) must not make the browser pop up its password prompt.
+        String mode = request.getHeader("Sec-Fetch-Mode");
+        boolean background = request.getHeader("X-Requested-With") != null
+                || (mode != null && !mode.equals("navigate"));
+        response.setHeader("WWW-Authenticate", background ? "Session realm=\"Editlock\""
+                : "Basic realm=\"Editlock\", charset=\"UTF-8\"");
+        return json(response, HttpServletResponse.SC_UNAUTHORIZED, message);
+    }
+
+    private static AuthenticationStatus json(HttpServletResponse response, int status, String message) {
         try {
-            response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-            response.setHeader("WWW-Authenticate", "Basic realm=\"Editlock\", charset=\"UTF-8\"");
+            response.setStatus(status);
+            response.setHeader("Cache-Control", "no-store");
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
-            response.getWriter().write("{\"error\":\"" + message.replace("\"", "\\\"") + "\"}");
+            response.getWriter().write("{\"error\":" + ErrorAnswers.json(message) + "}");
         } catch (IOException e) {
             // the client went away; nothing more to tell it
         }

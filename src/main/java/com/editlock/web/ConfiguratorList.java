@@ -3,6 +3,7 @@ package com.editlock.web;
 import com.editlock.configurator.ConfiguratorService;
 import com.editlock.configurator.ConfiguratorSummary;
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;
@@ -60,14 +61,23 @@ public class ConfiguratorList {
     @Inject
     LockManager locks;
 
+    /** The list shows at most this many configurators (by name); a note says when there are more. */
+    static final int SHOWN_MAX = 500;
+
     private List<Row> rows;
+    private boolean more;
 
     @PostConstruct
     void load() {
-        Map<Long, List<Lock>> byAggregate = locks.allLocks().stream()
-                .collect(Collectors.groupingBy(l -> l.aggregate().id()));
+        List<ConfiguratorSummary> shown = new java.util.ArrayList<>(configurators.list(SHOWN_MAX + 1));
+        more = shown.size() > SHOWN_MAX;
+        if (more) {
+            shown.remove(SHOWN_MAX);
+        }
+        Map<Long, List<Lock>> byAggregate = locks.locksIn(shown.stream().map(c -> LockKey.configurator(c.id()))
+                .toList()).stream().collect(Collectors.groupingBy(l -> l.aggregate().id()));
         LockSentences sentences = LockSentences.forServer();
-        rows = configurators.list().stream().map(c -> {
+        rows = shown.stream().map(c -> {
             List<Lock> held = byAggregate.getOrDefault(c.id(), List.of());
             return new Row(c, sentences.listState(held), !held.isEmpty());
         }).toList();
@@ -75,5 +85,13 @@ public class ConfiguratorList {
 
     public List<Row> getRows() {
         return rows;
+    }
+
+    public boolean isMore() {
+        return more;
+    }
+
+    public int getShownMax() {
+        return SHOWN_MAX;
     }
 }

@@ -178,8 +178,8 @@ public class LockDashboard implements Serializable {
             load();
             return;
         }
-        Map<Long, String> names = configurators.list().stream()
-                .collect(Collectors.toMap(ConfiguratorSummary::id, ConfiguratorSummary::name, (a, b) -> a));
+        Map<Long, String> names = configurators.names(found.rows().stream().filter(l -> l.aggregate().kind()
+                == LockKey.Kind.CONFIGURATOR).map(l -> l.aggregate().id()).collect(Collectors.toSet()));
         Instant now = Instant.now();
         Duration old = Duration.ofMinutes(settings.oldLockMinutes());
         List<Row> shown = new ArrayList<>();

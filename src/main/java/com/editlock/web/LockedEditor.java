@@ -11,6 +11,7 @@ import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockRequest;
 import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockUnavailableException;
+import com.editlock.lock.LockLimitException;
 import com.editlock.lock.UnknownResourceException;
 import com.editlock.platform.Settings;
 import com.editlock.security.CurrentOwner;
@@ -127,7 +128,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             lastHolders = LockSentences.names(e.holders());
             current = currentValues().orElse(null);
             found = current != null;
-        } catch (UnknownResourceException e) {
+        } catch (UnknownResourceException | LockLimitException e) {
             error(e.getMessage());
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not open a record for editing", e);

@@ -15,6 +15,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.time.Duration;
+import com.editlock.security.EditlockAuthentication;
 
 /** The login screen. */
 @Named
@@ -49,8 +51,12 @@ public class LoginPage {
         switch (status) {
             case SUCCESS -> ext.redirect(ext.getRequestContextPath() + safeNext());
             case SEND_CONTINUE -> faces.responseComplete();
-            default -> faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR,
-                    "Wrong user name or password. Try again.", null));
+            default -> {
+                String message = request.getAttribute(EditlockAuthentication.RETRY_AFTER) instanceof Duration wait
+                        ? "Too many failed logins: try again in " + wait.toSeconds() + " s."
+                        : "Wrong user name or password. Try again.";
+                faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
+            }
         }
     }
 

@@ -77,10 +77,10 @@ public final class Browser {
     /** Submits form {@code formId} of the last page, pressing {@code button}, with {@code fields} changed. */
     public HttpResponse<String> submit(String formId, Map<String, String> fields, String button) {
         Map<String, String> form = new LinkedHashMap<>(inputsOf(formId));
-        form.putAll(fields);
+        form.put("jakarta.faces.ViewState", viewState());
+        form.putAll(fields); // may forge the view state
         form.put(formId, formId);
         form.put(button, "x");
-        form.put("jakarta.faces.ViewState", viewState());
         String body = form.entrySet().stream()
                 .map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
         HttpResponse<String> r = send(HttpRequest.newBuilder(lastUri).header("Content-Type",

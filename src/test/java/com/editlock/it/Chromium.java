@@ -56,6 +56,8 @@ final class Chromium {
         options.addArguments("--user-data-dir=" + profile, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--window-size=1200,1000");
+        // The console log, to catch Content-Security-Policy violations (see cspViolations).
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
@@ -71,6 +73,21 @@ final class Chromium {
                 .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
                 .flatMap(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()))
                 .distinct().toList();
+    }
+
+    /**
+     * The browser's console messages since the last call that report a Content-Security-Policy violation: a script,
+     * style or connection the page needs that the policy blocks (or an injected one it rightly blocked).
+     */
+    static List<String> cspViolations(ChromeDriver driver) {
+        signal(driver, "CONT"); // a frozen browser would not answer
+        try {
+            return driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
+                    .map(org.openqa.selenium.logging.LogEntry::getMessage)
+                    .filter(m -> m.contains("Content Security Policy")).toList();
+        } catch (RuntimeException e) { // a killed or frozen browser has no log to give
+            return List.of();
+        }
     }
 
     /** Crashes the browser as a power cut or {@code kill -9} would: no page gets to say goodbye. */

@@ -52,6 +52,8 @@ public class ScreensInBrowserIT {
 
     @AfterEach
     void close() {
+        List<String> violations = new java.util.ArrayList<>(Chromium.cspViolations(sara));
+        violations.addAll(Chromium.cspViolations(omar));
         Chromium.quit(sara);
         Chromium.quit(omar);
         // A test that failed half-way may leave a lock behind (its tab's grace, its lease): free it for the next one.
@@ -59,6 +61,7 @@ public class ScreensInBrowserIT {
         Json.createReader(new StringReader(ada.get("api/locks").body())).readArray().stream()
                 .map(l -> l.asJsonObject().getString("resource"))
                 .forEach(resource -> ada.delete("api/locks/" + resource + "?reason=test%20clean-up"));
+        assertThat(violations).as("every page runs under its Content-Security-Policy without a violation").isEmpty();
     }
 
     // ---- no ghost locks: a tab that is gone frees its record, and open pages learn of it at once ----
@@ -241,9 +244,13 @@ public class ScreensInBrowserIT {
     }
 
     private void login(WebDriver browser, String user) {
+        login(browser, user, "demo");
+    }
+
+    private void login(WebDriver browser, String user, String password) {
         browser.get(base + "login.xhtml");
         browser.findElement(By.id("login:username")).sendKeys(user);
-        browser.findElement(By.id("login:password")).sendKeys("demo");
+        browser.findElement(By.id("login:password")).sendKeys(password);
         browser.findElement(By.cssSelector("[data-testid=login]")).click();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> !browser.findElements(By.cssSelector("[data-testid=logout]")).isEmpty());
@@ -315,5 +322,104 @@ public class ScreensInBrowserIT {
         assertThat(response.statusCode()).as("Sara's lock is held; history: %s",
                 admin.get("api/locks/events?resource=configurator:2&limit=5").body()).isEqualTo(200);
         return Instant.parse(Json.createReader(new StringReader(response.body())).readObject().getString("expiresAt"));
+    }
+
+    // ---- hostile text is shown as text ----
+
+    private static final String MARK = "<img src=x onerror=\"window.__xss=1\"><script>window.__xss=2</script>";
+
+    @Test
+    void scriptTextInANameARuleAndAReasonIsShownAsTextOnEveryScreen() throws Exception {
+        String login = "mal" + System.nanoTime() % 1_000_000;
+        String name;
+        String rule;
+        try (var c = TestDatabase.connect(); var s = c.createStatement()) {
+            try (var ps = c.prepareStatement("insert into app_user (login, display_name, password_hash) values (?, ?, ?)")) {
+                ps.setString(1, login);
+                ps.setString(2, "Mal " + MARK);
+                ps.setString(3, com.editlock.launcher.AddUser.hash("right-password".toCharArray(),
+                        new java.security.SecureRandom()));
+                ps.executeUpdate();
+            }
+            s.executeUpdate("insert into app_user_role (login, role) values ('" + login + "', 'editor')");
+            try (var rs = s.executeQuery("select c.name, f.rule from configurator c join configurator_item i on "
+                    + "i.configurator_id = c.id join item_filter f on f.item_id = i.id where c.id = 4 order by f.id "
+                    + "limit 1")) {
+                rs.next();
+                name = rs.getString(1);
+                rule = rs.getString(2);
+            }
+        }
+        // The configurator's name through the API, as any editor could type it.
+        Browser api = new Browser(URI.create(base.toString())).basic(login, "right-password");
+        assertThat(api.postJson("api/locks", "{\"resource\":\"configurator:4\"}").statusCode()).isEqualTo(201);
+        var current = Json.createReader(new StringReader(api.get("api/configurators/4").body())).readObject();
+        var renamed = Json.createObjectBuilder(current).add("name", "Savings " + MARK).build();
+        assertThat(api.send("PUT", "api/configurators/4", renamed.toString()).statusCode()).isEqualTo(200);
+        assertThat(api.delete("api/locks/configurator:4").statusCode()).isEqualTo(204);
+        try (var c = TestDatabase.connect(); var ps = c.prepareStatement("update item_filter set rule = ? where rule = ?")) {
+            ps.setString(1, "deposit > 0 " + MARK);
+            ps.setString(2, rule);
+            ps.executeUpdate();
+        }
+        ChromeDriver ada = Chromium.start();
+        try {
+            // Mal edits configurator 4 on a screen; Sara looks at the list, the read-only page and the filters.
+            login(omar, login, "right-password");
+            omar.get(base + "configurator.xhtml?id=4");
+            await().atMost(Duration.ofSeconds(10)).until(() -> testId(omar, "lock-status").contains("You are editing"));
+            showsAsText(omar, "Savings " + MARK);
+            login(sara, "sara");
+            sara.get(base + "configurators.xhtml");
+            showsAsText(sara, "Savings " + MARK);
+            showsAsText(sara, "Mal " + MARK);
+            sara.get(base + "configurator.xhtml?id=4");
+            showsAsText(sara, "Mal " + MARK);
+            sara.findElements(By.cssSelector("[data-testid=open-filters]")).get(0).click();
+            await().atMost(Duration.ofSeconds(10)).until(() -> sara.getPageSource().contains("Current rules"));
+            showsAsText(sara, "deposit > 0 " + MARK);
+
+            // Ada sees Mal on the dashboard and force-releases with script text as the reason.
+            login(ada, "ada");
+            ada.get(base + "admin/locks.xhtml");
+            await().atMost(Duration.ofSeconds(10)).until(() -> testId(ada, "lock-table").contains("configurator:4"));
+            showsAsText(ada, "Mal " + MARK);
+            showsAsText(ada, "Savings " + MARK);
+            ada.findElement(By.cssSelector("[data-testid='release-configurator:4']")).click();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !ada.findElements(By.cssSelector("[data-testid=reason]")).isEmpty());
+            ada.findElement(By.cssSelector("[data-testid=reason]")).sendKeys("Audit " + MARK);
+            ada.findElement(By.cssSelector("[data-testid=confirm-release]")).click();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !testId(ada, "lock-table").contains("configurator:4"));
+            await("Mal is told, with the reason as text").atMost(Duration.ofSeconds(5))
+                    .until(() -> !omar.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
+            showsAsText(omar, "Audit " + MARK);
+            ada.get(base + "admin/history.xhtml");
+            showsAsText(ada, "Audit " + MARK);
+            showsAsText(ada, "Mal " + MARK);
+            assertThat(Chromium.cspViolations(ada)).isEmpty();
+        } finally {
+            Chromium.quit(ada);
+            try (var c = TestDatabase.connect(); var s = c.createStatement();
+                    var n = c.prepareStatement("update configurator set name = ? where id = 4");
+                    var r = c.prepareStatement("update item_filter set rule = ? where rule = ?")) {
+                n.setString(1, name);
+                n.executeUpdate();
+                r.setString(1, rule);
+                r.setString(2, "deposit > 0 " + MARK);
+                r.executeUpdate();
+                s.executeUpdate("delete from app_lock where user_login = '" + login + "'");
+                s.executeUpdate("delete from app_user where login = '" + login + "'");
+            }
+        }
+    }
+
+    /** The text is on the page as text: no element it describes exists and none of its script ran. */
+    private static void showsAsText(WebDriver browser, String text) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> browser.findElement(By.tagName("body")).getText()
+                .contains(text));
+        assertThat(browser.findElements(By.cssSelector("img[src='x']"))).isEmpty();
+        assertThat(((org.openqa.selenium.JavascriptExecutor) browser).executeScript("return window.__xss"))
+                .as("no script from the text ran").isNull();
     }
 }

@@ -12,7 +12,12 @@ import org.junit.platform.launcher.LauncherSessionListener;
  */
 public class TestDatabase implements LauncherSessionListener {
 
-    private EmbeddedDatabase database;
+    private static volatile EmbeddedDatabase database;
+
+    /** A connection to the tests' database, for tests that run outside the container. */
+    static java.sql.Connection connect() throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+    }
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {
@@ -26,10 +31,15 @@ public class TestDatabase implements LauncherSessionListener {
         }
         System.setProperty("arq.container.payara.configuration.cmdOptions", String.join(" ",
                 "-Xmx512m",
+                "-Dlocks.bind.address=127.0.0.1",
                 "-Dlocks.db.url=" + database.jdbcUrl(),
                 "-Dlocks.db.user=" + database.user(),
                 "-Dlocks.db.password=" + database.password(),
                 "-Dlocks.demo.data=true",
+                // Every test client comes from 127.0.0.1: the per-address login throttle would make one test's failed
+                // logins another's 429. The per-account throttle stays as shipped (EditlockIT tests both).
+                "-Dlocks.login.failures.per.address=100000",
+                "-Dlocks.role.recheck.seconds=" + TestSettings.ROLE_RECHECK_SECONDS,
                 "-Dlocks.lease.seconds=" + TestSettings.LEASE_SECONDS,
                 "-Dlocks.sweep.seconds=" + TestSettings.SWEEP_SECONDS,
                 "-Dlocks.session.timeout.seconds=" + TestSettings.SESSION_TIMEOUT_SECONDS));

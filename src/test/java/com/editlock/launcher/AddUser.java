@@ -14,13 +14,13 @@ import javax.crypto.spec.PBEKeySpec;
 /**
  * Prints the SQL that adds a user, for a database without demo data (production): {@code mvn -q -Padd-user
  * -Dlogin=ada -Dname=Ada -Drole=admin}, asked for the password (or given it in {@code LOCKS_NEW_PASSWORD}), writes
- * {@code target/add-user-ada.sql} to run with {@code psql}. The hash has the format and parameters of Jakarta Security's default {@code Pbkdf2PasswordHash}
- * ({@code PBKDF2WithHmacSHA256:2048:salt:hash}, 32-byte salt and key, Base64), which checks it at login.
+ * {@code target/add-user-ada.sql} to run with {@code psql}. The hash has the format and parameters Editlock's logins
+ * use ({@code PBKDF2WithHmacSHA256:600000:salt:hash}, 32-byte salt and key, Base64; see {@code PasswordHashes}).
  */
 public final class AddUser {
 
     static final String ALGORITHM = "PBKDF2WithHmacSHA256";
-    static final int ITERATIONS = 2048;
+    static final int ITERATIONS = 600_000;
     static final int BYTES = 32;
 
     public static void main(String[] args) throws GeneralSecurityException, IOException {
@@ -46,7 +46,7 @@ public final class AddUser {
         System.out.println("Wrote " + out + "; run it against the database, e.g. psql \"$DATABASE\" -f " + out);
     }
 
-    static String hash(char[] password, SecureRandom random) throws GeneralSecurityException {
+    public static String hash(char[] password, SecureRandom random) throws GeneralSecurityException {
         byte[] salt = new byte[BYTES];
         random.nextBytes(salt);
         return ALGORITHM + ":" + ITERATIONS + ":" + Base64.getEncoder().encodeToString(salt) + ":"
@@ -54,8 +54,12 @@ public final class AddUser {
     }
 
     static byte[] derive(char[] password, byte[] salt) throws GeneralSecurityException {
+        return derive(password, salt, ITERATIONS);
+    }
+
+    static byte[] derive(char[] password, byte[] salt, int iterations) throws GeneralSecurityException {
         return SecretKeyFactory.getInstance(ALGORITHM)
-                .generateSecret(new PBEKeySpec(password, salt, ITERATIONS, BYTES * 8)).getEncoded();
+                .generateSecret(new PBEKeySpec(password, salt, iterations, BYTES * 8)).getEncoded();
     }
 
     private static char[] password() {

@@ -4,6 +4,7 @@ import com.editlock.platform.DemoData;
 import com.editlock.platform.InvalidSettingException;
 import com.editlock.platform.Settings;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -46,7 +47,8 @@ public final class Launcher {
         for (int i = 0; i < count; i++) {
             ensurePortFree(port + i);
         }
-        List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
+        String bind = bindAddress();
+        List<String> jvm = new ArrayList<>(List.of("-Xmx512m", "-Dlocks.bind.address=" + bind));
         boolean demo = settings.demoData();
         if (setting("locks.db.url").isEmpty()) {
             Path data = Path.of(setting("locks.data.dir").orElse(required("editlock.dataDir")));
@@ -79,8 +81,25 @@ public final class Launcher {
             System.out.println("demo logins (password '" + DemoData.PASSWORD + "'): sara (editor), omar (editor), "
                     + "ada (admin)");
         }
+        if (!InetAddress.getByName(bind).isLoopbackAddress()) {
+            System.out.println("listening on " + bind + ": reachable from other machines. In production put it behind a "
+                    + "TLS proxy (see the README).");
+        }
         System.out.println("Press Ctrl-C to stop.");
         return nodes.get(0).waitFor();
+    }
+
+    /**
+     * {@code LOCKS_BIND_ADDRESS}: the address Payara listens on, 127.0.0.1 unless set (0.0.0.0 for every interface,
+     * or one interface's address). A literal IP address, never a name.
+     */
+    private static String bindAddress() {
+        String raw = setting("locks.bind.address").orElse("127.0.0.1").trim();
+        if (!raw.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+            throw new LaunchException("LOCKS_BIND_ADDRESS (locks.bind.address) is '" + raw + "': it must be an IP "
+                    + "address such as 127.0.0.1 (the default) or 0.0.0.0.");
+        }
+        return raw;
     }
 
     /** {@code LOCKS_NODES} (1–4): how many Payara Micro nodes share the database, on consecutive ports. */

@@ -26,15 +26,22 @@ public final class PayaraNode {
         this.log = log;
     }
 
-    /** Starts a node; {@code jvm} carries the settings ({@code -Dlocks.db.url=…}). */
+    /**
+     * Starts a node; {@code jvm} carries the settings ({@code -Dlocks.db.url=…}). It listens on
+     * {@code -Dlocks.bind.address} when {@code jvm} has one, else on 127.0.0.1 only.
+     */
     public static PayaraNode start(Path microJar, Path war, Path serverConfig, int port, List<String> jvm, Path log)
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (jvm.stream().noneMatch(o -> o.startsWith("-Dlocks.bind.address="))) {
+            command.add("-Dlocks.bind.address=127.0.0.1");
+        }
         command.addAll(jvm);
         command.addAll(List.of("-jar", microJar.toString(), "--deploy", war.toString(), "--contextroot", "/",
                 "--port", String.valueOf(port), "--nohazelcast",
-                "--logproperties", serverConfig.resolve("logging.properties").toString()));
+                "--logproperties", serverConfig.resolve("logging.properties").toString(),
+                "--prebootcommandfile", serverConfig.resolve("pre-boot-commands.asadmin").toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new PayaraNode(process, port, log);
     }

@@ -1,5 +1,6 @@
 package com.editlock.lock.internal;
 
+import com.editlock.platform.PlainText;
 import static com.editlock.lock.internal.LockRows.bind;
 
 import com.editlock.lock.Lock;
@@ -16,6 +17,7 @@ import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockSummary;
 import com.editlock.lock.LockUnavailableException;
+import com.editlock.lock.LockLimitException;
 import com.editlock.lock.LostLock;
 import com.editlock.lock.ResourceCatalog;
 import com.editlock.lock.RetryTransientFailures;
@@ -80,16 +82,19 @@ public class JdbcLockManager implements LockManager {
     /** Tests set a lease shorter than the settings allow; otherwise the configured one. */
     Duration lease;
 
+    /** Tests set a maximum lock age shorter than the settings allow; otherwise the configured one. */
+    Duration maxAge;
+
     int sweepBatch = SWEEP_BATCH;
 
     @Override
-    @Transactional(dontRollbackOn = LockUnavailableException.class)
+    @Transactional(dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
     public Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view) {
         return acquireAll(List.of(key), mode, owner, view).get(0);
     }
 
     @Override
-    @Transactional(dontRollbackOn = LockUnavailableException.class)
+    @Transactional(dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
     public List<Lock> acquireAll(Collection<LockKey> keys, LockMode mode, LockOwner owner, String view) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("At least one resource key is needed.");
@@ -104,6 +109,7 @@ public class JdbcLockManager implements LockManager {
                 if (granted.size() == aggregateOf.size()) {
                     return granted;
                 }
+                overCap(c, aggregateOf.keySet(), owner);
                 for (var entry : aggregateOf.entrySet()) {
                     List<Lock> live = liveConflicts(c, entry.getKey(), entry.getValue(), mode, owner.ownerId());
                     if (!live.isEmpty()) {
@@ -142,6 +148,8 @@ public class JdbcLockManager implements LockManager {
         params.addAll(List.of(owner.ownerId(), mode.name(), mode.name(), owner.ownerId()));
         params.add(view);
         params.addAll(List.of(owner.login(), owner.displayName(), leaseSeconds()));
+        params.addAll(List.of(owner.ownerId(), settings.maxLocksPerSession()));
+        params.add(maxAgeSeconds());
         try (PreparedStatement ps = bind(c.prepareStatement(sql.toString()), params.toArray())) {
             // The results come in statement order; the grant's rows are the last result set.
             List<Lock> granted = List.of();
@@ -156,6 +164,21 @@ public class JdbcLockManager implements LockManager {
                 }
             }
             return granted;
+        }
+    }
+
+    /** Throws when the grant failed because the session would hold more locks than allowed. */
+    private void overCap(Connection c, Collection<LockKey> keys, LockOwner owner) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LockStatements.HELD_APART_FROM)) {
+            ps.setString(1, owner.ownerId());
+            ps.setArray(2, c.createArrayOf("varchar", keys.stream().map(LockKey::toString).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) + keys.size() > settings.maxLocksPerSession()) {
+                    throw new LockLimitException(settings.maxLocksPerSession(), Settings.environmentName(
+                            Settings.MAX_LOCKS_PER_SESSION));
+                }
+            }
         }
     }
 
@@ -205,7 +228,7 @@ public class JdbcLockManager implements LockManager {
     public int renew(String ownerId, String view) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = bind(c.prepareStatement(LockStatements.RENEW), ownerId, view, view,
-                        leaseSeconds());
+                        maxAgeSeconds(), leaseSeconds(), maxAgeSeconds());
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getInt(1);
@@ -260,6 +283,23 @@ public class JdbcLockManager implements LockManager {
     @Transactional
     public List<Lock> locksIn(LockKey aggregate) {
         return query(LockStatements.LOCKS_IN, aggregate.toString());
+    }
+
+    @Override
+    @Transactional
+    public List<Lock> locksIn(Collection<LockKey> aggregates) {
+        if (aggregates.isEmpty()) {
+            return List.of();
+        }
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(LockStatements.LOCKS_IN_ANY)) {
+            ps.setArray(1, c.createArrayOf("varchar", aggregates.stream().map(LockKey::toString).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                return LockRows.locks(rs);
+            }
+        } catch (SQLException e) {
+            throw new LockStoreException("read the locks of a list", e);
+        }
     }
 
     @Override
@@ -389,6 +429,10 @@ public class JdbcLockManager implements LockManager {
         if (reason.length() > 500) {
             throw new IllegalArgumentException("The reason is too long: at most 500 characters.");
         }
+        String broken = PlainText.problem(reason);
+        if (broken != null) {
+            throw new IllegalArgumentException("The reason " + broken);
+        }
         return reason.strip();
     }
 
@@ -447,6 +491,10 @@ public class JdbcLockManager implements LockManager {
 
     private static List<LockKey> keys(List<Lock> locks) {
         return locks.stream().map(Lock::key).toList();
+    }
+
+    private double maxAgeSeconds() {
+        return maxAge != null ? maxAge.toMillis() / 1000.0 : settings.maxLockAgeMinutes() * 60.0;
     }
 
     private double leaseSeconds() {

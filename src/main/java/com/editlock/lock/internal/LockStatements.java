@@ -48,7 +48,10 @@ final class LockStatements {
      * see above) on the same key, on the aggregate, or (when the aggregate is requested) anywhere inside it, with one
      * of the two in WRITE mode. Re-acquiring one's own lock keeps its token, moves it to the new tab and upgrades
      * READ to WRITE. Parameters: (key, aggregate) per request, then owner id, mode, mode, owner id, view, login,
-     * display name, lease seconds.
+     * display name, lease seconds, then owner id and the session's cap on locks, then the maximum age in seconds.
+     * A session over its cap gets nothing. Re-taking one's own lock (opening the record again) when the new lease
+     * would pass the lock's maximum age starts its age again: the cap is on heartbeats alone, not on a person
+     * who comes back.
      */
     private static final String GRANT_ALL = """
             with request (resource_key, aggregate_key) as (values %s),
@@ -64,9 +67,14 @@ final class LockStatements {
                 select r.resource_key, r.aggregate_key, ?, ?, ?, ?, ?,
                        statement_timestamp() + make_interval(secs => ?)
                 from request r where not exists (select 1 from blocked)
+                  and (select count(*) from app_lock a where a.owner_id = ?
+                       and not exists (select 1 from request q where q.resource_key = a.resource_key))
+                      + (select count(*) from request) <= ?
                 on conflict (resource_key, owner_id) do update set
                     owner_view = excluded.owner_view, renewed_at = statement_timestamp(),
                     expires_at = excluded.expires_at,
+                    acquired_at = case when app_lock.acquired_at + make_interval(secs => ?) < excluded.expires_at
+                                       then statement_timestamp() else app_lock.acquired_at end,
                     mode = case when excluded.mode = 'WRITE' then 'WRITE' else app_lock.mode end
                 returning *, (xmax = 0) as inserted),
             audited as (
@@ -91,6 +99,10 @@ final class LockStatements {
             where o.aggregate_key = ? and o.owner_id <> ? and (o.mode = 'WRITE' or ? = 'WRITE')
               and (o.resource_key = ? or o.resource_key = o.aggregate_key or ? = o.aggregate_key)
             order by o.acquired_at, o.resource_key""";
+
+    /** How many locks an owner holds, apart from the given keys. Parameters: owner id, keys (an array). */
+    static final String HELD_APART_FROM = """
+            select count(*) from app_lock where owner_id = ? and resource_key <> all (?)""";
 
     /** Audits a refusal. Parameters: key, aggregate, mode, owner id, login, display name. */
     static final String AUDIT_DENIAL = """
@@ -145,17 +157,20 @@ final class LockStatements {
             returning resource_key""";
 
     /**
-     * Extends the owner's leases (all, or one tab's) and audits those that had lapsed. Parameters: owner id, view,
-     * view, lease seconds.
+     * Extends the owner's leases (all, or one tab's), never past a lock's maximum age, and audits those that had
+     * lapsed. A lock at its maximum age is not renewed. Parameters: owner id, view, view, maximum age in seconds,
+     * lease seconds, maximum age in seconds.
      */
     static final String RENEW = """
             with mine as (
                 select id, expires_at <= statement_timestamp() as lapsed from app_lock
                 where owner_id = ? and (? :: varchar is null or owner_view = ?)
+                  and acquired_at + make_interval(secs => ?) > statement_timestamp()
                 order by id for update),
             renewed as (
                 update app_lock a set renewed_at = statement_timestamp(),
-                                      expires_at = statement_timestamp() + make_interval(secs => ?)
+                                      expires_at = least(statement_timestamp() + make_interval(secs => ?),
+                                                         a.acquired_at + make_interval(secs => ?))
                 from mine m where a.id = m.id
                 returning a.*, m.lapsed),
             audited as (
@@ -191,6 +206,11 @@ final class LockStatements {
     /** Parameter: aggregate key. */
     static final String LOCKS_IN = "select " + COLUMNS + """
              from app_lock where aggregate_key = ? and expires_at > statement_timestamp()
+            order by acquired_at, resource_key""";
+
+    /** The live locks inside any of the aggregates. Parameters: aggregate keys (an array). */
+    static final String LOCKS_IN_ANY = "select " + COLUMNS + """
+             from app_lock where aggregate_key = any (?) and expires_at > statement_timestamp()
             order by acquired_at, resource_key""";
 
     /** The owner's live row with that token, without locking it. Parameters: key, owner id, token. */

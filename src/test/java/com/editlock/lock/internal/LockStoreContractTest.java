@@ -10,6 +10,9 @@ import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
+import com.editlock.lock.LockLimitException;
+import com.editlock.platform.Settings;
+import java.util.Optional;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockPage;
@@ -496,5 +499,54 @@ class LockStoreContractTest {
         assertThatThrownBy(() -> verify(forged)).isInstanceOf(LockNotHeldException.class)
                 .hasMessageStartingWith("You hold no lock on " + whole)
                 .hasMessageContaining("Sara has been editing it since");
+    }
+
+    // ---- limits ----
+
+    @Test
+    void aSessionCannotHoldMoreLocksThanTheCapAndReTakingItsOwnDoesNotCount() {
+        JdbcLockManager capped = store.manager(Duration.ofSeconds(60));
+        capped.settings = Settings.from(k -> k.equals(Settings.MAX_LOCKS_PER_SESSION) ? Optional.of("2")
+                : Optional.empty());
+        store.inTransaction(() -> capped.acquire(variables, LockMode.WRITE, sara, null));
+        store.inTransaction(() -> capped.acquire(frame, LockMode.WRITE, sara, null));
+        assertThat(store.inTransaction(() -> capped.acquire(frame, LockMode.WRITE, sara, "tab-2")).key())
+                .as("re-taking a lock one holds is not a new one").isEqualTo(frame);
+        assertThatThrownBy(() -> store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)))
+                .isInstanceOf(LockLimitException.class).hasMessageContaining("(2)")
+                .hasMessageContaining("LOCKS_MAX_LOCKS_PER_SESSION");
+        assertThat(locks.locksOf(sara.ownerId())).extracting(Lock::key).containsExactlyInAnyOrder(variables, frame);
+        assertThat(history(wheels)).as("a refusal by the cap grants nothing").isEmpty();
+        assertThat(store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, omar, null)).key())
+                .as("the cap is per session").isEqualTo(wheels);
+        store.inTransaction(() -> capped.release(frame, sara.ownerId(), null));
+        store.inTransaction(() -> capped.release(wheels, omar.ownerId(), null));
+        assertThat(store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)).key())
+                .as("released locks make room").isEqualTo(wheels);
+    }
+
+    @Test
+    void heartbeatsCannotKeepALockPastItsMaximumAgeButOpeningTheRecordAgainCan() {
+        JdbcLockManager aged = store.manager(Duration.ofSeconds(60));
+        aged.maxAge = Duration.ofMinutes(10);
+        Lock saras = store.inTransaction(() -> aged.acquire(whole, LockMode.WRITE, sara, "tab"));
+        store.execute("update app_lock set acquired_at = statement_timestamp() - interval '9 minutes 30 seconds'"
+                + " where resource_key = ?", whole.toString());
+        assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).isEqualTo(1);
+        Lock renewed = locks.holder(whole).orElseThrow();
+        assertThat(renewed.expiresAt()).as("the last renewal stops at the maximum age")
+                .isBefore(renewed.acquiredAt().plus(Duration.ofMinutes(10)).plusMillis(1))
+                .isBefore(Instant.now().plusSeconds(35));
+
+        store.execute("update app_lock set acquired_at = statement_timestamp() - interval '11 minutes'"
+                + " where resource_key = ?", whole.toString());
+        assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).as("past it: no renewal")
+                .isZero();
+
+        Lock again = store.inTransaction(() -> aged.acquire(whole, LockMode.WRITE, sara, "tab"));
+        assertThat(again.fencingToken()).isEqualTo(saras.fencingToken());
+        assertThat(again.acquiredAt()).as("opening it again starts its age again")
+                .isAfter(Instant.now().minusSeconds(30));
+        assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).isEqualTo(1);
     }
 }

@@ -1,0 +1,46 @@
+package com.editlock.security;
+
+import jakarta.faces.application.ViewExpiredException;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Where the container sends every error it does not leave to the application (web.xml's default error page): an
+ * exception that escaped a page, a 405, a 500. The user sees Editlock's own page (or JSON under {@code /api}) with a
+ * sentence, never the server's. An unexpected exception is logged here with its stack trace.
+ */
+@WebServlet("/WEB-INF/error")
+public class ErrorPage extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(ErrorPage.class.getName());
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        int status = code instanceof Integer i ? i : 500;
+        Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+        for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
+            if (t instanceof ViewExpiredException) { // a session that ended, or a view state that was never ours
+                ErrorAnswers.send(request, response, 400, "This page has expired", "Your session ended or the page "
+                        + "was open too long, so its locks were released and nothing was saved. Open the "
+                        + "configurators again.");
+                return;
+            }
+        }
+        if (failure instanceof Throwable t) {
+            LOG.log(Level.SEVERE, "Unhandled failure on " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
+                    t);
+            if (status < 400) {
+                status = 500;
+            }
+        }
+        ErrorAnswers.send(request, response, status, ErrorAnswers.sentence(status));
+    }
+}

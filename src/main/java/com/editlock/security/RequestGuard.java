@@ -1,0 +1,288 @@
+package com.editlock.security;
+
+import com.editlock.platform.Settings;
+import jakarta.inject.Inject;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UnsupportedEncodingException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The first filter every request passes (declared first in {@code web.xml}). It refuses, before any application code
+ * runs and with a clear answer:
+ * <ul>
+ * <li>addresses not in canonical form — {@code ;} path parameters, {@code ..} or {@code //} segments, percent-encoded
+ * letters, digits, {@code /}, {@code \} or {@code %}, control characters — with {@code 400} (so no path trick can
+ * reach a page under another name than the one its security constraint names);</li>
+ * <li>control characters in the query string ({@code 400});</li>
+ * <li>cross-site state changes: a POST, PUT, DELETE or PATCH whose {@code Sec-Fetch-Site} is neither
+ * {@code same-origin} nor {@code none}, or whose {@code Origin} is not this server (or one of
+ * {@code locks.allowed.origins}) — {@code 403};</li>
+ * <li>API state changes whose body is not {@code application/json} ({@code 415});</li>
+ * <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce their length.</li>
+ * </ul>
+ * It adds the security headers to every answer: a Content-Security-Policy that allows only this server's scripts and
+ * the page's own nonce'd ones (see {@code CspNonces}), {@code X-Content-Type-Options}, {@code X-Frame-Options} and
+ * {@code frame-ancestors}, {@code Referrer-Policy}, and {@code Cache-Control: no-store} on the API.
+ */
+public class RequestGuard extends HttpFilter {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The request attribute that holds this request's CSP nonce. */
+    public static final String NONCE = "editlock.cspNonce";
+
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+    private static final Pattern BAD_ENCODING = Pattern.compile(
+            "%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee]|2[Ff]|5[Cc]|25|[01][0-9A-Fa-f]|7[Ff]|3[Bb])");
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final long DRAIN_MAX = 16L * 1024 * 1024;
+
+    @Inject
+    transient Settings settings;
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        boolean api = EditlockAuthentication.isApi(request);
+        String nonce = nonce();
+        request.setAttribute(NONCE, nonce);
+        headers(request, response, api, nonce);
+
+        String refusal = addressProblem(request);
+        if (refusal != null) {
+            ErrorAnswers.send(request, response, 400, refusal);
+            return;
+        }
+        String method = request.getMethod().toUpperCase(Locale.ROOT);
+        long limit = settings.maxBodyBytes();
+        if (request.getContentLengthLong() > limit) {
+            refuseBody(request, response, limit);
+            return;
+        }
+        if (!SAFE_METHODS.contains(method)) {
+            if (!sameOrigin(request)) {
+                ErrorAnswers.send(request, response, 403, "Refused: this request came from another site. Changes "
+                        + "are accepted only from Editlock's own pages.");
+                return;
+            }
+            if (api && request.getContentLengthLong() < 0 && mayHaveBody(request)) {
+                // Length unknown (chunked, or HTTP/2): read it here, up to the limit, so no resource sees more.
+                byte[] body = readAtMost(request.getInputStream(), limit);
+                if (body == null) {
+                    refuseBody(request, response, limit);
+                    return;
+                }
+                request = new BufferedBody(request, body);
+            }
+            if (api && request.getContentLengthLong() > 0 && !isJson(request)) {
+                ErrorAnswers.send(request, response, 415, "Send the body as application/json.");
+                return;
+            }
+        }
+        chain.doFilter(request, response);
+    }
+
+    /**
+     * 413. A client sends its whole body before it reads the answer, so a body of up to {@value #DRAIN_MAX} bytes is
+     * read and thrown away first; a larger one gets the answer with its connection closed.
+     */
+    private static void refuseBody(HttpServletRequest request, HttpServletResponse response, long limit)
+            throws IOException {
+        long length = request.getContentLengthLong();
+        if (length <= DRAIN_MAX) {
+            InputStream in = request.getInputStream();
+            byte[] buffer = new byte[8192];
+            long drained = 0;
+            for (int n; drained <= DRAIN_MAX && (n = in.read(buffer)) >= 0; ) {
+                drained += n;
+            }
+        }
+        response.setHeader("Connection", "close");
+        ErrorAnswers.send(request, response, 413, "The request body is larger than the " + limit
+                + " bytes this server accepts.");
+    }
+
+    private void headers(HttpServletRequest request, HttpServletResponse response, boolean api, String nonce) {
+        response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-" + nonce
+                + "'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; "
+                + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("X-Frame-Options", "DENY");
+        response.setHeader("Referrer-Policy", "same-origin");
+        response.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+        response.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+        if (request.isSecure()) {
+            response.setHeader("Strict-Transport-Security", "max-age=31536000");
+        }
+        if (api) {
+            response.setHeader("Cache-Control", "no-store");
+        }
+    }
+
+    /** Why the request's address is refused, or null when it is in canonical form. */
+    static String addressProblem(HttpServletRequest request) {
+        String uri = request.getRequestURI();
+        if (uri.indexOf(';') >= 0 || uri.contains("/../") || uri.endsWith("/..") || uri.contains("/./")
+                || uri.contains("//") || BAD_ENCODING.matcher(uri).find() || hasControl(uri)) {
+            return "The address is not in canonical form (no ';' parameters, '..' or '//' segments, encoded letters "
+                    + "or slashes, or control characters): use the plain address.";
+        }
+        String query = request.getQueryString();
+        if (query != null) {
+            String decoded;
+            try {
+                decoded = URLDecoder.decode(query, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                return "The query string is not correctly percent-encoded.";
+            }
+            if (hasControl(decoded)) {
+                return "The query string contains a control character; remove it.";
+            }
+        }
+        return null;
+    }
+
+    private static boolean hasControl(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean sameOrigin(HttpServletRequest request) {
+        String site = request.getHeader("Sec-Fetch-Site");
+        if (site != null && !site.equals("same-origin") && !site.equals("none")) {
+            return false;
+        }
+        String origin = request.getHeader("Origin");
+        if (origin == null) {
+            return true; // not a browser, or a same-origin GET-like navigation of an old browser
+        }
+        if (settings.allowedOrigins().contains(origin.toLowerCase(Locale.ROOT))) {
+            return true;
+        }
+        String host = request.getHeader("Host");
+        try {
+            URI o = URI.create(origin);
+            if (o.getHost() == null || host == null) {
+                return false;
+            }
+            String authority = o.getPort() < 0 ? o.getHost() : o.getHost() + ":" + o.getPort();
+            String defaultPortless = authority.replaceFirst(":(80|443)$", "");
+            String hostPortless = host.toLowerCase(Locale.ROOT).replaceFirst(":(80|443)$", "");
+            return defaultPortless.toLowerCase(Locale.ROOT).equals(hostPortless);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static boolean isJson(HttpServletRequest request) {
+        String type = request.getContentType();
+        return type != null && type.toLowerCase(Locale.ROOT).replace(" ", "").startsWith("application/json");
+    }
+
+    /** Chunked HTTP/1.1, or HTTP/2 without a length (HTTP/1.1 without either has no body). */
+    private static boolean mayHaveBody(HttpServletRequest request) {
+        return request.getHeader("Transfer-Encoding") != null || !request.getProtocol().startsWith("HTTP/1");
+    }
+
+    private static String nonce() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    /** The whole stream, or null when it is longer than {@code limit}. */
+    static byte[] readAtMost(InputStream in, long limit) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        long total = 0;
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+            total += n;
+            if (total > limit) {
+                return null;
+            }
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    /** A request whose body was read (and bounded) by the guard. */
+    private static final class BufferedBody extends HttpServletRequestWrapper {
+        private final byte[] body;
+
+        BufferedBody(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("The body was already read by the request guard.");
+                }
+            };
+        }
+
+        @Override
+        public java.io.BufferedReader getReader() throws UnsupportedEncodingException {
+            String encoding = getCharacterEncoding() == null ? "UTF-8" : getCharacterEncoding();
+            return new java.io.BufferedReader(new java.io.InputStreamReader(getInputStream(),
+                    java.nio.charset.Charset.forName(encoding)));
+        }
+    }
+}
