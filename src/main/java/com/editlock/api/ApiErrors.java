@@ -30,6 +30,16 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
 
     @Override
     public Response toResponse(Throwable failure) {
+        try {
+            return answer(failure);
+        } catch (RuntimeException | Error e) { // never let the mapper itself fail: Jersey would answer a bare 500
+            LOG.log(Level.SEVERE, "Could not map a failure of the JSON API: " + failure, e);
+            return Response.status(500).type(MediaType.APPLICATION_JSON).entity("{\"error\":\"Something went wrong "
+                    + "on the server; nothing was changed.\"}").build();
+        }
+    }
+
+    private Response answer(Throwable failure) {
         if (failure instanceof LockUnavailableException e) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.locked(e.getMessage(), e.holders()));
         }
@@ -37,7 +47,7 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
                 || failure instanceof LockLimitException) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.error(failure.getMessage()));
         }
-        if (failure instanceof LockStoreException) {
+        if (failure instanceof LockStoreException || LockStoreException.isDatabaseFailure(failure)) {
             LOG.log(Level.WARNING, "The lock store failed; the client is told to try again", failure);
             return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "2")
                     .type(MediaType.APPLICATION_JSON).entity(LockJson.error(LockStoreException.userMessage())).build();

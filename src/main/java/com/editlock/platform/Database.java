@@ -20,7 +20,17 @@ import java.sql.SQLException;
         // The lock protocol relies on it: each statement sees every grant committed before it began.
         isolationLevel = Connection.TRANSACTION_READ_COMMITTED,
         minPoolSize = 2,
-        maxPoolSize = 48)
+        maxPoolSize = 48,
+        properties = {
+            // A database that does not answer is told within 2 s (a 503 to the API, a sentence on screens):
+            // connecting and logging in are bounded, and so is the wait for a free pooled connection.
+            "connectTimeout=2",
+            "loginTimeout=2",
+            "fish.payara.max-wait-time-in-millis=2000",
+            // After the database restarts, the first failed connection discards the pool's other stale ones.
+            "fish.payara.fail-all-connections=true",
+            // The level is set once per physical connection (and checked at start-up), not on every borrow.
+            "fish.payara.is-isolation-level-guaranteed=false"})
 @ApplicationScoped
 public class Database {
     public static final String JNDI_NAME = "java:app/jdbc/editlock";

@@ -56,6 +56,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     /** The request attribute that tells the login screen how long a throttled user must wait (a Duration). */
     public static final String RETRY_AFTER = "editlock.loginRetryAfter";
 
+    /** The request attribute that tells the login screen that the user directory could not be reached. */
+    public static final String DIRECTORY_DOWN = "editlock.directoryDown";
+
     /** Who logged in with a session, their groups (roles), and when the groups were read (epoch millis). */
     private record SessionCaller(String login, Set<String> groups, long checkedAt) implements Serializable {
     }
@@ -115,7 +118,12 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         if (now - caller.checkedAt() < settings.roleRecheckSeconds() * 1000L) {
             return caller;
         }
-        Optional<Set<String>> groups = directory.groupsOf(caller.login());
+        Optional<Set<String>> groups;
+        try {
+            groups = directory.groupsOf(caller.login());
+        } catch (RuntimeException e) { // the directory cannot answer now: keep what the session knows, ask again later
+            return caller;
+        }
         if (groups.isEmpty()) {
             session.invalidate(); // the user was removed: the session ends, and with it its locks
             return null;
@@ -134,7 +142,12 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         if (!wait.isZero()) {
             return tooManyAttempts(request, response, context, wait);
         }
-        CredentialValidationResult result = identityStores.validate(normalized);
+        CredentialValidationResult result;
+        try {
+            result = identityStores.validate(normalized);
+        } catch (RuntimeException e) { // the user directory (the database) cannot answer now
+            return directoryDown(request, response, context);
+        }
         if (result.getStatus() != CredentialValidationResult.Status.VALID) {
             throttle.failed(name, address);
             if (isApi(request)) {
@@ -143,12 +156,18 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return context.isAuthenticationRequest() ? AuthenticationStatus.SEND_FAILURE : context.doNothing();
         }
         throttle.succeeded(name);
+        String login = result.getCallerPrincipal().getName();
+        String displayName;
+        try {
+            displayName = users.displayName(login);
+        } catch (RuntimeException e) {
+            return directoryDown(request, response, context);
+        }
         if (request.getSession(false) != null) {
             request.changeSessionId();
         }
         HttpSession session = request.getSession(true);
-        String login = result.getCallerPrincipal().getName();
-        SessionLocks.bind(session, login, users.displayName(login));
+        SessionLocks.bind(session, login, displayName);
         session.setAttribute(CALLER, new SessionCaller(login, Set.copyOf(result.getCallerGroups()),
                 System.currentTimeMillis()));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
@@ -181,6 +200,17 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     static boolean isApi(HttpServletRequest request) {
         return request.getRequestURI().startsWith(request.getContextPath() + "/api/");
+    }
+
+    private static AuthenticationStatus directoryDown(HttpServletRequest request, HttpServletResponse response,
+            HttpMessageContext context) {
+        if (context.isAuthenticationRequest() && !isApi(request)) {
+            request.setAttribute(DIRECTORY_DOWN, Boolean.TRUE);
+            return AuthenticationStatus.SEND_FAILURE;
+        }
+        response.setHeader("Retry-After", "2");
+        return json(response, 503, "Logins cannot be checked right now (the database does not answer); nothing was "
+                + "changed. Try again in a moment.");
     }
 
     private AuthenticationStatus tooManyAttempts(HttpServletRequest request, HttpServletResponse response,

@@ -33,7 +33,9 @@ public final class ErrorAnswers {
             response.setHeader("Retry-After", "2");
         }
         PrintWriter out = response.getWriter();
-        if (EditlockAuthentication.isApi(request)) {
+        Object asked = request.getAttribute(jakarta.servlet.RequestDispatcher.ERROR_REQUEST_URI);
+        String uri = asked instanceof String s ? s : request.getRequestURI();
+        if (uri.startsWith(request.getContextPath() + "/api/")) {
             response.setContentType("application/json");
             out.write("{\"error\":" + json(message) + "}");
         } else {

@@ -1,5 +1,6 @@
 package com.editlock.security;
 
+import com.editlock.lock.LockStoreException;
 import jakarta.faces.application.ViewExpiredException;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
@@ -33,6 +34,12 @@ public class ErrorPage extends HttpServlet {
                         + "configurators again.");
                 return;
             }
+        }
+        if (failure instanceof Throwable t && LockStoreException.isDatabaseFailure(t)) {
+            LOG.log(Level.WARNING, "The database failed on " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
+                    t);
+            ErrorAnswers.send(request, response, 503, LockStoreException.userMessage());
+            return;
         }
         if (failure instanceof Throwable t) {
             LOG.log(Level.SEVERE, "Unhandled failure on " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),

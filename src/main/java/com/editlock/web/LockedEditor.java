@@ -211,10 +211,6 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             current = currentValues().orElse(current);
             error(e.getMessage() + " What you typed is still in the form; the current values are shown beside it.");
             return null;
-        } catch (LockStoreException e) {
-            LOG.log(Level.WARNING, "Could not save under a lock", e);
-            error(LockStoreException.userMessage() + " What you typed is still in the form.");
-            return null;
         } catch (InvalidDraftException e) {
             FacesContext faces = FacesContext.getCurrentInstance();
             for (InvalidDraftException.Problem p : e.problems()) {
@@ -222,6 +218,13 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                         null));
             }
             error(e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            if (!LockStoreException.isDatabaseFailure(e)) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, "Could not save under a lock", e);
+            error(LockStoreException.userMessage() + " What you typed is still in the form.");
             return null;
         }
         release();

@@ -54,6 +54,8 @@ public class LoginPage {
             default -> {
                 String message = request.getAttribute(EditlockAuthentication.RETRY_AFTER) instanceof Duration wait
                         ? "Too many failed logins: try again in " + wait.toSeconds() + " s."
+                        : request.getAttribute(EditlockAuthentication.DIRECTORY_DOWN) != null
+                        ? "Logins cannot be checked right now; try again in a moment."
                         : "Wrong user name or password. Try again.";
                 faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
             }

@@ -40,6 +40,23 @@ final class Chromium {
         Assumptions.abort(message);
     }
 
+    /**
+     * Whether Chromium is installed, for tests that use a browser for part of what they show: without it they do the
+     * rest and say loudly what they skipped, unless a browser is required (CI), which makes its absence a failure.
+     */
+    static boolean available() {
+        if (Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER)) {
+            return true;
+        }
+        String message = "BROWSER PART NOT RUN: no " + (Files.isExecutable(BROWSER) ? DRIVER : BROWSER)
+                + ". Install them with: apt-get install -y chromium chromium-driver";
+        System.err.println("\n" + "!".repeat(message.length()) + "\n" + message + "\n" + "!".repeat(message.length()));
+        if (Boolean.parseBoolean(System.getenv("EDITLOCK_REQUIRE_BROWSER"))) {
+            Assertions.fail(message);
+        }
+        return false;
+    }
+
     /** Each browser's own profile folder: it names the browser's processes on the command line. */
     private static final Map<ChromeDriver, Path> PROFILES = new ConcurrentHashMap<>();
 

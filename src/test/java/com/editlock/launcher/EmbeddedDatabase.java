@@ -31,6 +31,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 .start());
     }
 
+    /**
+     * A database on {@code port} whose data stays in {@code dataDirectory} when it is closed, so it can be stopped and
+     * started again at the same address (a database outage). Durability off, like the tests' database.
+     */
+    public static EmbeddedDatabase restartable(Path dataDirectory, int port) throws IOException {
+        Files.createDirectories(dataDirectory);
+        return new EmbeddedDatabase(base().setDataDirectory(dataDirectory).setCleanDataDirectory(false).setPort(port)
+                .start());
+    }
+
     /** A throw-away database for tests: fast, because durability is off, and deleted on close. */
     public static EmbeddedDatabase throwAway() throws IOException {
         return new EmbeddedDatabase(base().start());

@@ -42,7 +42,8 @@ public final class PayaraNode {
                 "--port", String.valueOf(port), "--nohazelcast",
                 "--logproperties", serverConfig.resolve("logging.properties").toString(),
                 "--prebootcommandfile", serverConfig.resolve("pre-boot-commands.asadmin").toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new PayaraNode(process, port, log);
     }
 
@@ -79,6 +80,19 @@ public final class PayaraNode {
 
     public int waitFor() throws InterruptedException {
         return process.waitFor();
+    }
+
+    /** {@code kill -9}: the node stops at once, without a shutdown of any kind. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public int port() {
+        return port;
     }
 
     /** SIGTERM, so Payara shuts down cleanly; SIGKILL if it does not within 30 s. */

@@ -24,7 +24,7 @@ public final class TransientFailures {
     /** Whether {@code failure}, or anything it was caused by, is a retryable database failure. */
     public static boolean isTransient(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql && RETRYABLE.contains(sql.getSQLState())) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && RETRYABLE.contains(sql.getSQLState())) {
                 return true;
             }
         }

@@ -549,4 +549,29 @@ class LockStoreContractTest {
                 .isAfter(Instant.now().minusSeconds(30));
         assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).isEqualTo(1);
     }
+
+    // ---- session ends ----
+
+    @Test
+    void aSessionHoldingTenThousandLocksReleasesThemAllAtLogoutInOneStatement() {
+        JdbcLockManager big = store.manager(Duration.ofSeconds(60));
+        big.settings = Settings.from(k -> k.equals(Settings.MAX_LOCKS_PER_SESSION) ? Optional.of("10000")
+                : Optional.empty());
+        long first = NEXT_AGGREGATE.getAndAdd(1_000) + 1;
+        for (int batch = 0; batch < 20; batch++) {
+            java.util.List<LockKey> keys = new java.util.ArrayList<>();
+            for (int i = 0; i < 500; i++) { // 500 item filters in one aggregate per batch
+                keys.add(LockKey.itemFilters((first + batch) * 100 + 1 + i % 99 + (i / 99) * 1_000_000L));
+            }
+            store.inTransaction(() -> big.acquireAll(keys, LockMode.WRITE, ada, null));
+        }
+        assertThat(locks.locksOf(ada.ownerId())).hasSize(10_000);
+        long start = System.nanoTime();
+        List<LockKey> released = store.inTransaction(() -> big.releaseAll(ada.ownerId()));
+        System.out.printf("Release-all of 10,000 locks: %d ms%n", (System.nanoTime() - start) / 1_000_000);
+        assertThat(released).hasSize(10_000);
+        assertThat(locks.locksOf(ada.ownerId())).isEmpty();
+        assertThat(store.inTransaction(() -> big.releaseAll(ada.ownerId()))).as("a second unbind finds nothing")
+                .isEmpty();
+    }
 }

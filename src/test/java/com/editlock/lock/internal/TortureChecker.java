@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * </ol>
  * Times are the database's clock; the JVM's clock brackets the client calls (same machine, same clock).
  */
-final class TortureChecker {
+public final class TortureChecker {
 
     /**
      * Instants closer than this are not told apart: the JVM and the database read one clock at slightly different
@@ -46,35 +46,36 @@ final class TortureChecker {
     private static final Duration SLACK = Duration.ofMillis(2);
 
     /** What the clients were told; thread-safe. */
-    static final class Observations {
+    public static final class Observations {
         final Map<Long, List<Lock>> grants = new ConcurrentHashMap<>();
         final Map<String, ConcurrentLinkedQueue<Instant[]>> renewals = new ConcurrentHashMap<>();
         final Map<Long, Instant[]> releases = new ConcurrentHashMap<>();
         final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>();
 
-        void granted(Lock lock) {
+        public void granted(Lock lock) {
             grants.computeIfAbsent(lock.fencingToken(), t -> java.util.Collections.synchronizedList(new ArrayList<>()))
                     .add(lock);
         }
 
-        void renewed(String ownerId, Instant before, Instant after, int count) {
+        public void renewed(String ownerId, Instant before, Instant after, int count) {
             if (count > 0) {
                 renewals.computeIfAbsent(ownerId, o -> new ConcurrentLinkedQueue<>())
                         .add(new Instant[] {before, after});
             }
         }
 
-        void released(long token, Instant before, Instant after) {
+        public void released(long token, Instant before, Instant after) {
             releases.put(token, new Instant[] {before, after});
         }
 
-        void saved(Lock lock, Instant at) {
+        public void saved(Lock lock, Instant at) {
             saves.add(new Object[] {lock, at});
         }
     }
 
     /** The verdict. */
-    record Report(long tokens, long saves, long events, long finalLocks, long expired, List<String> violations) {
+    public record Report(long tokens, long saves, long events, long finalLocks, long expired, List<String> violations,
+            Duration worstExpiryDelay) {
     }
 
     private record Event(long id, Instant at, String type, String key, String mode, String owner, Long token) {
@@ -90,15 +91,26 @@ final class TortureChecker {
     private final Duration lease;
     private final long mark;
     private final List<String> violations = new ArrayList<>();
+    private Duration sweepBound;
+    private Duration worstExpiryDelay = Duration.ZERO;
 
-    TortureChecker(Observations seen, List<LockKey> keys, Duration lease, long mark) {
+    /**
+     * Also checks that no lock outlived its lease by more than {@code bound} (the sweep interval and its slack): an
+     * EXPIRED event later than that after the latest the lease can have run to is a ghost.
+     */
+    public TortureChecker expiresWithin(Duration bound) {
+        this.sweepBound = bound;
+        return this;
+    }
+
+    public TortureChecker(Observations seen, List<LockKey> keys, Duration lease, long mark) {
         this.seen = seen;
         keys.forEach(k -> this.keys.add(k.toString()));
         this.lease = lease;
         this.mark = mark;
     }
 
-    Report check(Connection c) throws SQLException {
+    public Report check(Connection c) throws SQLException {
         List<Event> history = history(c);
         Map<Long, Event> endings = replay(history, finalLocks(c));
         Set<Long> left = new HashSet<>();
@@ -124,8 +136,11 @@ final class TortureChecker {
         checkNoConflicts(lives.values().stream().flatMap(List::stream).toList());
         checkSaves(lives);
         long expired = history.stream().filter(e -> e.type().equals("EXPIRED")).count();
+        if (sweepBound != null) {
+            checkExpiries(history);
+        }
         return new Report(seen.grants.size(), seen.saves.size(), history.size(), left.size(), expired,
-                List.copyOf(violations));
+                List.copyOf(violations), worstExpiryDelay);
     }
 
     private void violation(String format, Object... args) {
@@ -278,6 +293,25 @@ final class TortureChecker {
             } else if (at.isAfter(leaseBound(lock, at).plus(SLACK))) {
                 violation("save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)", at,
                         lock.fencingToken(), lock.key(), leaseBound(lock, at));
+            }
+        }
+    }
+
+    /** Every EXPIRED event came within the bound after the lease ran out (as the client last extended it). */
+    private void checkExpiries(List<Event> history) {
+        for (Event e : history) {
+            if (!e.type().equals("EXPIRED") || e.token() == null || !seen.grants.containsKey(e.token())) {
+                continue;
+            }
+            Lock any = seen.grants.get(e.token()).get(0);
+            Instant lapsed = leaseBound(any, e.at());
+            Duration delay = Duration.between(lapsed, e.at());
+            if (delay.compareTo(worstExpiryDelay) > 0) {
+                worstExpiryDelay = delay;
+            }
+            if (delay.compareTo(sweepBound) > 0) {
+                violation("token %d of %s lapsed at %s (at the latest) but was removed only at %s: a ghost for %d ms",
+                        e.token(), e.key(), lapsed, e.at(), delay.toMillis());
             }
         }
     }

@@ -1,0 +1,181 @@
+package com.editlock.it;
+
+import com.editlock.launcher.EmbeddedDatabase;
+import com.editlock.launcher.PayaraNode;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Editlock as it runs in production, small: Payara Micro nodes (Hazelcast off, loopback) as separate processes on one
+ * PostgreSQL that can be stopped and started again at the same address. The nodes run the WAR as built, with short
+ * leases so that faults play out in seconds.
+ */
+final class Cluster implements AutoCloseable {
+
+    static final int LEASE_SECONDS = 5;
+    static final int SWEEP_SECONDS = 1;
+    static final int TAB_GRACE_SECONDS = 2;
+
+    private final Path dataDirectory;
+    private final int databasePort;
+    private final List<String> jvm;
+    private final List<PayaraNode> nodes = new ArrayList<>();
+    private final List<Integer> ports = new ArrayList<>();
+    private EmbeddedDatabase database;
+
+    private final String name;
+
+    private Cluster(String name, Path dataDirectory, int databasePort, List<String> jvm) {
+        this.name = name;
+        this.dataDirectory = dataDirectory;
+        this.databasePort = databasePort;
+        this.jvm = jvm;
+    }
+
+    /** Starts the database and {@code count} nodes (at once), and waits until each serves. */
+    static Cluster start(int count, String name) throws Exception {
+        Path data = Files.createTempDirectory("editlock-" + name + "-db-");
+        int dbPort = freePort();
+        Cluster cluster = new Cluster(name, data, dbPort, new ArrayList<>());
+        cluster.database = EmbeddedDatabase.restartable(data.resolve("pg"), dbPort);
+        EmbeddedDatabase db = cluster.database;
+        cluster.jvm.addAll(List.of("-Xmx384m", "-Dlocks.db.url=" + db.jdbcUrl(), "-Dlocks.db.user=" + db.user(),
+                "-Dlocks.db.password=" + db.password(), "-Dlocks.demo.data=true",
+                "-Dlocks.lease.seconds=" + LEASE_SECONDS, "-Dlocks.sweep.seconds=" + SWEEP_SECONDS,
+                "-Dlocks.tab.grace.seconds=" + TAB_GRACE_SECONDS, "-Dlocks.session.timeout.seconds=600",
+                "-Dlocks.max.locks.per.session=20000", "-Dlocks.login.failures.per.address=100000"));
+        try {
+            for (int i = 0; i < count; i++) {
+                cluster.ports.add(freePort());
+                cluster.nodes.add(null);
+            }
+            List<CompletableFuture<Void>> starting = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int n = i;
+                starting.add(CompletableFuture.runAsync(() -> cluster.startNode(n)));
+            }
+            for (CompletableFuture<Void> s : starting) {
+                s.join();
+            }
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Starts node {@code n} (again, after a kill or a stop) on its port and waits until it serves. */
+    void startNode(int n) {
+        try {
+            Path war = Path.of(System.getProperty("editlock.war"));
+            PayaraNode node = PayaraNode.start(Path.of(System.getProperty("payara.microJar")), war,
+                    Path.of(System.getProperty("editlock.serverConfig")), ports.get(n), jvm,
+                    war.resolveSibling(name + "-node-" + (n + 1) + ".log"));
+            nodes.set(n, node);
+            node.awaitServing(Duration.ofMinutes(4));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    URI uri(int n) {
+        return URI.create(nodes.get(n).url());
+    }
+
+    PayaraNode node(int n) {
+        return nodes.get(n);
+    }
+
+    int size() {
+        return nodes.size();
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+    }
+
+    /** Stops PostgreSQL (a fast shutdown: open connections are cut). */
+    void stopDatabase() throws IOException {
+        database.close();
+    }
+
+    /** Starts PostgreSQL again at the same address with the same data. */
+    void startDatabase() throws IOException {
+        database = EmbeddedDatabase.restartable(dataDirectory.resolve("pg"), databasePort);
+    }
+
+    /**
+     * Adds {@code count} configurators of two items each and returns their resource keys: per configurator the whole
+     * one, its variables and its two items' filters.
+     */
+    List<String> addConfigurators(int count) throws SQLException {
+        List<String> keys = new ArrayList<>();
+        try (Connection c = connect()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    with v as (insert into aggregate_version (modified_by) select 'reliability'
+                               from generate_series(1, ?) returning id),
+                    c as (insert into configurator (version_id, name, description, status)
+                          select id, 'Reliability ' || id, '', 'DRAFT' from v returning id, version_id)
+                    insert into configurator_item (configurator_id, version_id, position, name, price)
+                    select c.id, c.version_id, p, 'Item ' || p, 1 from c, generate_series(1, 2) p
+                    returning configurator_id, id""")) {
+                ps.setInt(1, count);
+                try (ResultSet rs = ps.executeQuery()) {
+                    java.util.Set<Long> configurators = new java.util.TreeSet<>();
+                    List<long[]> items = new ArrayList<>();
+                    while (rs.next()) {
+                        configurators.add(rs.getLong(1));
+                        items.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                    }
+                    for (long id : configurators) {
+                        keys.add("configurator:" + id);
+                        keys.add("configurator:" + id + ":variables");
+                        items.stream().filter(i -> i[0] == id).forEach(i -> keys.add("item:" + i[1] + ":filters"));
+                    }
+                }
+            }
+        }
+        return keys;
+    }
+
+    @Override
+    public void close() {
+        nodes.stream().filter(java.util.Objects::nonNull).forEach(PayaraNode::stop);
+        try {
+            if (database != null) {
+                database.close();
+            }
+        } catch (IOException e) {
+            System.err.println("Could not stop the reliability database: " + e);
+        }
+        try (var files = Files.walk(dataDirectory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temp directory; the system cleans it eventually
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

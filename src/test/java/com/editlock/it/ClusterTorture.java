@@ -1,0 +1,377 @@
+package com.editlock.it;
+
+import com.editlock.lock.Lock;
+import com.editlock.lock.LockKey;
+import com.editlock.lock.LockMode;
+import com.editlock.lock.internal.TortureChecker;
+import jakarta.json.JsonObject;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The lock-store torture, over HTTP against a cluster: simulated users, half on each node, acquire (WRITE and READ,
+ * whole configurators and their sub-pages), renew, save, release, log out and in again (their sessions end), go quiet
+ * until their leases lapse, and an admin force-releases. Afterwards the independent {@link TortureChecker} judges what
+ * the clients were told, with the history: no conflicting grants, no save accepted on a dead token, no release
+ * without its grant, the history adds up to {@code app_lock}, and no lock outlived its lease by more than the sweep
+ * bound. Bounded by operations and by time.
+ */
+final class ClusterTorture {
+
+    /** {@code storeMayFail}: a database outage is part of the run, so 503 answers are expected (and timed). */
+    record Plan(int clients, long operations, Duration maxDuration, long seed, boolean storeMayFail) {
+    }
+
+    record Result(long operations, Map<String, Long> counts, long unexpected, List<String> samples,
+            TortureChecker.Report report, Duration took) {
+    }
+
+    /** One grant as a client saw it. */
+    private record Seen(int client, int generation, String key, LockMode mode, Instant acquiredAt, Instant expiresAt,
+            long token, Instant received) {
+    }
+
+    private final Cluster cluster;
+    private final List<String> keys;
+    private final Plan plan;
+    private final AtomicLong operations = new AtomicLong();
+    private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+    private final AtomicLong unexpected = new AtomicLong();
+    private final ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Seen> grants = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Object[]> renewals = new ConcurrentLinkedQueue<>(); // client, gen, before, after
+    private final ConcurrentLinkedQueue<Object[]> releases = new ConcurrentLinkedQueue<>(); // token, before, after
+    private final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>(); // token, at
+
+    ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
+        this.cluster = cluster;
+        this.keys = keys;
+        this.plan = plan;
+    }
+
+    Result run() throws Exception {
+        long mark;
+        try (Connection c = cluster.connect(); var s = c.createStatement();
+                ResultSet rs = s.executeQuery("select coalesce(max(id), 0) from lock_event")) {
+            rs.next();
+            mark = rs.getLong(1);
+        }
+        long start = System.nanoTime();
+        long deadline = start + plan.maxDuration().toNanos();
+        ExecutorService pool = Executors.newFixedThreadPool(plan.clients());
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < plan.clients(); i++) {
+                Client client = new Client(i);
+                running.add(pool.submit(() -> client.run(deadline)));
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        // Let the last leases run out and the sweep remove them, so the history is complete.
+        Thread.sleep(Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 2).toMillis());
+        TortureChecker.Report report;
+        try (Connection c = cluster.connect()) {
+            report = check(c, mark);
+        }
+        Map<String, Long> totals = new TreeMap<>();
+        counts.forEach((k, v) -> totals.put(k, v.get()));
+        return new Result(operations.get(), totals, unexpected.get(), List.copyOf(samples), report, took);
+    }
+
+    private TortureChecker.Report check(Connection c, long mark) throws Exception {
+        Map<Long, String> ownerOf = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("select fencing_token, owner_id from lock_event "
+                + "where event_type = 'ACQUIRED' and id > ?")) {
+            ps.setLong(1, mark);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ownerOf.put(rs.getLong(1), rs.getString(2));
+                }
+            }
+        }
+        Map<Long, Long> itemToConfigurator = new HashMap<>();
+        try (var s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "select id, configurator_id from configurator_item")) {
+            while (rs.next()) {
+                itemToConfigurator.put(rs.getLong(1), rs.getLong(2));
+            }
+        }
+        TortureChecker.Observations seen = new TortureChecker.Observations();
+        Map<String, String> ownerOfGeneration = new HashMap<>();
+        Map<Long, Lock> lastLock = new HashMap<>();
+        java.util.Set<Long> firstSeen = new java.util.HashSet<>();
+        List<Seen> ordered = new ArrayList<>(grants);
+        ordered.sort(java.util.Comparator.comparing(Seen::received));
+        for (Seen g : ordered) {
+            String owner = ownerOf.getOrDefault(g.token(), "unknown-" + g.client() + "-" + g.generation());
+            ownerOfGeneration.putIfAbsent(g.client() + "/" + g.generation(), owner);
+            LockKey key = LockKey.parse(g.key());
+            LockKey aggregate = key.kind() == LockKey.Kind.ITEM_FILTERS
+                    ? LockKey.configurator(itemToConfigurator.get(key.id())) : LockKey.configurator(key.id());
+            Instant renewedAt = firstSeen.add(g.token()) ? g.acquiredAt() : g.received();
+            Lock lock = new Lock(key, aggregate, g.mode(), owner, null, "user", "User", g.acquiredAt(), renewedAt,
+                    g.expiresAt(), g.token());
+            seen.granted(lock);
+            lastLock.put(g.token(), lock);
+        }
+        for (Object[] r : renewals) {
+            String owner = ownerOfGeneration.get(r[0] + "/" + r[1]);
+            if (owner != null) {
+                seen.renewed(owner, (Instant) r[2], (Instant) r[3], 1);
+            }
+        }
+        for (Object[] r : releases) {
+            seen.released((Long) r[0], (Instant) r[1], (Instant) r[2]);
+        }
+        for (Object[] s : saves) {
+            Lock lock = lastLock.get((Long) s[0]);
+            if (lock != null) {
+                seen.saved(lock, (Instant) s[1]);
+            }
+        }
+        // No sweep runs while the database is down: then the bound is the whole run (the outage figures say how soon
+        // after the database returned the leases that ran out meanwhile were removed).
+        Duration bound = plan.storeMayFail() ? plan.maxDuration()
+                : Duration.ofSeconds(Cluster.SWEEP_SECONDS).plusSeconds(1);
+        return new TortureChecker(seen, keys.stream().map(LockKey::parse).toList(),
+                Duration.ofSeconds(Cluster.LEASE_SECONDS), mark).expiresWithin(bound).check(c);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void count(String op) {
+        counts.computeIfAbsent(op, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** The slowest 503 answer (an outage must be told within 2 s), in milliseconds. */
+    private final AtomicLong slowest503 = new AtomicLong();
+
+    private volatile String slowest503What = "";
+
+    long slowest503Millis() {
+        return slowest503.get();
+    }
+
+    String slowest503What() {
+        return slowest503What;
+    }
+
+    private void unexpected(String what, ApiClient.Answer a) {
+        if (plan.storeMayFail() && a.status() == 503 && a.retryAfter() != null) {
+            count("503 while the store was down");
+            long millis = a.micros() / 1000;
+            if (millis > slowest503.getAndAccumulate(millis, Math::max)) {
+                slowest503What = what;
+            }
+            return;
+        }
+        unexpected.incrementAndGet();
+        if (samples.size() < 20) {
+            samples.add(what + " → " + a.status() + " " + a.body().substring(0, Math.min(200, a.body().length())));
+        }
+    }
+
+    /** The admin is client 0; the others are editors. */
+    private final class Client {
+        private final int index;
+        private final Random random;
+        private final String user;
+        private ApiClient api;
+        private int generation;
+        private final Map<String, Object[]> held = new HashMap<>(); // key -> token, mode
+        private Instant lastBeat = Instant.now();
+
+        Client(int index) {
+            this.index = index;
+            this.random = new Random(plan.seed() * 31 + index);
+            this.user = index == 0 ? "ada" : index % 2 == 0 ? "sara" : "omar";
+        }
+
+        void run(long deadline) {
+            login();
+            while (System.nanoTime() < deadline && operations.get() < plan.operations()) {
+                step();
+                long done = operations.incrementAndGet();
+                if (done % 100_000 == 0) {
+                    System.out.printf("  %,d operations, %s%n", done, counts);
+                }
+            }
+            api.logout();
+        }
+
+        private void login() {
+            api = new ApiClient(cluster.uri(index % cluster.size()), Duration.ofSeconds(30));
+            ApiClient.Answer a = api.login(user, "demo");
+            while (a.status() != 200) {
+                unexpected("login", a);
+                if (!plan.storeMayFail() || operations.get() >= plan.operations()) {
+                    break;
+                }
+                sleep(500);
+                a = api.login(user, "demo");
+            }
+            lastBeat = Instant.now();
+        }
+
+        private void step() {
+            if (Duration.between(lastBeat, Instant.now()).toMillis() > Cluster.LEASE_SECONDS * 300L) {
+                heartbeat();
+                return;
+            }
+            int dice = random.nextInt(10_000);
+            if (dice < 4_500) {
+                acquire();
+            } else if (dice < 7_500) {
+                release();
+            } else if (dice < 9_000) {
+                save();
+            } else if (dice < 9_900) {
+                heartbeat();
+            } else if (dice < 9_950) {
+                count("session ended");
+                api.logout();
+                held.clear();
+                generation++;
+                login();
+            } else if (dice < 9_955) {
+                count("went quiet");
+                sleep((Cluster.LEASE_SECONDS + 2) * 1000L);
+                held.clear(); // they lapsed: the sweep deletes them (a late heartbeat may revive one; that is fine)
+                heartbeat();
+            } else if (index == 0) {
+                forceRelease();
+            } else {
+                heartbeat();
+            }
+        }
+
+        private void acquire() {
+            String key = keys.get(random.nextInt(keys.size()));
+            String mode = random.nextInt(10) < 7 ? "WRITE" : "READ";
+            ApiClient.Answer a = api.acquire(key, mode);
+            Instant received = Instant.now();
+            if (a.status() == 201) {
+                count("acquired");
+                JsonObject lock = a.json();
+                long token = lock.getJsonNumber("token").longValue();
+                LockMode granted = LockMode.valueOf(lock.getString("mode"));
+                grants.add(new Seen(index, generation, key, granted, Instant.parse(lock.getString("acquiredAt")),
+                        Instant.parse(lock.getString("expiresAt")), token, received));
+                held.put(key, new Object[] {token, granted});
+            } else if (a.status() == 409) {
+                count("refused");
+            } else {
+                unexpected("acquire " + key, a);
+            }
+        }
+
+        private void release() {
+            if (held.isEmpty()) {
+                acquire();
+                return;
+            }
+            List<String> mine = new ArrayList<>(held.keySet());
+            String key = mine.get(random.nextInt(mine.size()));
+            Instant before = Instant.now();
+            ApiClient.Answer a = api.release(key);
+            Instant after = Instant.now();
+            Object[] h = held.remove(key);
+            if (a.status() == 204) {
+                count("released");
+                releases.add(new Object[] {(Long) h[0], before, after});
+            } else if (a.status() == 404 || a.status() == 403 || (index == 0 && a.status() == 400)) {
+                // lapsed and swept, or force-released, and perhaps taken by another (whom the admin would need a
+                // reason to release)
+                count("already gone");
+            } else {
+                unexpected("release " + key, a);
+            }
+        }
+
+        private void save() {
+            String key = held.entrySet().stream().filter(e -> e.getKey().matches("configurator:\\d+")
+                    && e.getValue()[1] == LockMode.WRITE).map(Map.Entry::getKey).findFirst().orElse(null);
+            if (key == null) {
+                acquire();
+                return;
+            }
+            String path = "api/configurators/" + key.substring("configurator:".length());
+            ApiClient.Answer current = api.send("GET", path, null);
+            if (current.status() != 200) {
+                unexpected("read " + key, current);
+                return;
+            }
+            Instant at = Instant.now();
+            ApiClient.Answer a = api.send("PUT", path, current.body());
+            if (a.status() == 200) {
+                count("saved");
+                saves.add(new Object[] {(Long) held.get(key)[0], at});
+            } else if (a.status() == 409) {
+                count("save refused");
+                held.remove(key);
+            } else {
+                unexpected("save " + key, a);
+            }
+        }
+
+        private void heartbeat() {
+            Instant before = Instant.now();
+            ApiClient.Answer a = api.heartbeat();
+            Instant after = Instant.now();
+            if (a.status() == 204) {
+                count("heartbeat");
+                renewals.add(new Object[] {index, generation, before, after});
+                lastBeat = after;
+            } else {
+                unexpected("heartbeat", a);
+            }
+        }
+
+        private void forceRelease() {
+            String key = keys.get(random.nextInt(keys.size()));
+            if (held.containsKey(key)) {
+                release();
+                return;
+            }
+            ApiClient.Answer a = api.send("DELETE", "api/locks/" + key + "?reason="
+                    + URLEncoder.encode("reliability torture", StandardCharsets.UTF_8), null);
+            if (a.status() == 204) {
+                count("force-released");
+            } else if (a.status() == 404) {
+                count("nothing to force");
+            } else {
+                unexpected("force release " + key, a);
+            }
+        }
+    }
+}

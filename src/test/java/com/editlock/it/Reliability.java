@@ -1,0 +1,277 @@
+package com.editlock.it;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The faults, each against a running {@link Cluster}, each leaving the cluster as it found it (both nodes up, the
+ * database up): the two-node torture, a node killed while its users hold locks, the database stopped under load, and a
+ * node stopped with Ctrl-C (SIGTERM) while its users hold locks. Used by {@code ReliabilityIT} (short forms, in
+ * {@code mvn verify}) and by {@code mvn -Preliability} (the long forms, with a table of figures).
+ */
+final class Reliability {
+
+    private Reliability() {
+    }
+
+    // ---- node kill ----
+
+    record NodeKill(int locks, Duration allFreed, long survivorRequests, long survivorFailures) {
+    }
+
+    /**
+     * Users on node 0 hold the locks (48 per session); all renew at once, then node 0 is killed with
+     * {@code kill -9}. Node 1 keeps serving (a user there takes and releases other locks the whole time), and every lock
+     * of the dead node must be gone within lease + sweep. Node 0 is started again at the end.
+     */
+    static NodeKill nodeKill(Cluster cluster, List<String> held, List<String> others, Runnable beforeKill)
+            throws Exception {
+        List<ApiClient> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicBoolean beating = new AtomicBoolean(true);
+        CompletableFuture<Void> heartbeats = CompletableFuture.runAsync(() -> { // the users' pages keep their leases
+            while (beating.get()) {
+                sessions.forEach(ApiClient::heartbeat);
+                sleep(1_000);
+            }
+        });
+        for (int i = 0; i < held.size(); i += 48) { // 12 whole configurators with their sub-pages per session
+            ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
+            expect(s.login(i % 96 == 0 ? "sara" : "omar", "demo"), 200, "login on node 1");
+            for (String key : held.subList(i, Math.min(held.size(), i + 48))) {
+                expect(s.acquire(key, "WRITE"), 201, "acquire " + key);
+            }
+            sessions.add(s);
+        }
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong requests = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        CompletableFuture<Void> survivor = CompletableFuture.runAsync(() -> {
+            ApiClient s = new ApiClient(cluster.uri(1), Duration.ofSeconds(10));
+            if (s.login("ada", "demo").status() != 200) {
+                failures.incrementAndGet();
+            }
+            for (int i = 0; running.get(); i++) {
+                String key = others.get(i % others.size());
+                ApiClient.Answer a = s.acquire(key, "WRITE");
+                ApiClient.Answer r = s.release(key);
+                requests.addAndGet(2);
+                if ((a.status() != 201 && a.status() != 409) || (a.status() == 201 && r.status() != 204)) {
+                    failures.incrementAndGet();
+                }
+            }
+        });
+        beforeKill.run();
+        beating.set(false);
+        heartbeats.join();
+        for (ApiClient s : sessions) {
+            expect(s.heartbeat(), 204, "heartbeat");
+        }
+        long killed = System.nanoTime();
+        cluster.node(0).kill();
+        Duration freed = null;
+        while (freed == null && System.nanoTime() - killed < Duration.ofSeconds(60).toNanos()) {
+            if (count(cluster, held) == 0) {
+                freed = Duration.ofNanos(System.nanoTime() - killed);
+            } else {
+                Thread.sleep(50);
+            }
+        }
+        Thread.sleep(1000); // the survivor keeps working a little after the last release
+        running.set(false);
+        survivor.join();
+        cluster.startNode(0);
+        return new NodeKill(held.size(), freed, requests.get(), failures.get());
+    }
+
+    // ---- database outage ----
+
+    record Outage(Duration down, ClusterTorture.Result load, long slowest503Millis, Duration healthDown,
+            Duration healthUp, Duration firstGrants, Duration lapsedSwept) {
+    }
+
+    /**
+     * The torture runs on both nodes while PostgreSQL is stopped for {@code down} and started again: during the outage
+     * every call must be a {@code 503} with {@code Retry-After} within 2 s and nothing may be granted twice (the
+     * checker judges the whole run); afterwards each node must report {@code UP} again, grant again, and the sweep must
+     * remove the leases that ran out during the outage — all without a restart.
+     */
+    static Outage outage(Cluster cluster, List<String> keys, Duration down, int clients, long seed,
+            Runnable duringOutage) throws Exception {
+        ClusterTorture torture = new ClusterTorture(cluster, keys, new ClusterTorture.Plan(clients, Long.MAX_VALUE,
+                down.plusSeconds(25), seed, true));
+        CompletableFuture<ClusterTorture.Result> load = CompletableFuture.supplyAsync(() -> {
+            try {
+                return torture.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(5_000);
+        cluster.stopDatabase();
+        long stopped = System.nanoTime();
+        Duration healthDown = null;
+        ApiClient monitor = new ApiClient(cluster.uri(0), Duration.ofSeconds(5));
+        while (healthDown == null && System.nanoTime() - stopped < Duration.ofSeconds(10).toNanos()) {
+            if (monitor.send("GET", "health/ready", null).status() == 503) {
+                healthDown = Duration.ofNanos(System.nanoTime() - stopped);
+            } else {
+                Thread.sleep(50);
+            }
+        }
+        duringOutage.run();
+        Thread.sleep(Math.max(0, down.toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
+        cluster.startDatabase();
+        long back = System.nanoTime();
+        Duration healthUp = null;
+        Duration granted = null;
+        Duration swept = null;
+        boolean[] grantedOn = new boolean[cluster.size()];
+        ApiClient[] probes = new ApiClient[cluster.size()];
+        while ((healthUp == null || granted == null || swept == null)
+                && System.nanoTime() - back < Duration.ofSeconds(90).toNanos()) {
+            boolean allUp = true;
+            for (int n = 0; n < cluster.size(); n++) {
+                ApiClient health = new ApiClient(cluster.uri(n), Duration.ofSeconds(5));
+                allUp &= health.send("GET", "health/ready", null).status() == 200;
+                if (!grantedOn[n]) {
+                    if (probes[n] == null) {
+                        ApiClient p = new ApiClient(cluster.uri(n), Duration.ofSeconds(5));
+                        if (p.login("ada", "demo").status() == 200) {
+                            probes[n] = p;
+                        }
+                    }
+                    if (probes[n] != null) {
+                        String key = keys.get(keys.size() - 1 - n);
+                        ApiClient.Answer a = probes[n].acquire(key, "READ");
+                        if (a.status() == 201 || a.status() == 409) {
+                            grantedOn[n] = true;
+                            probes[n].release(key);
+                        }
+                    }
+                }
+            }
+            Duration since = Duration.ofNanos(System.nanoTime() - back);
+            if (healthUp == null && allUp) {
+                healthUp = since;
+            }
+            boolean allGranted = true;
+            for (boolean g : grantedOn) {
+                allGranted &= g;
+            }
+            if (granted == null && allGranted) {
+                granted = since;
+            }
+            if (swept == null && lapsedLongAgo(cluster) == 0) {
+                swept = since;
+            }
+            Thread.sleep(100);
+        }
+        for (ApiClient p : probes) {
+            if (p != null) {
+                p.logout();
+            }
+        }
+        ClusterTorture.Result result = load.get();
+        System.out.println("Slowest 503: " + torture.slowest503What() + "; nodes alive: "
+                + java.util.stream.IntStream.range(0, cluster.size()).mapToObj(n -> cluster.node(n).isAlive()).toList()
+                + "; login pages: " + java.util.stream.IntStream.range(0, cluster.size()).mapToObj(n ->
+                new ApiClient(cluster.uri(n), Duration.ofSeconds(5)).send("GET", "login.xhtml", null).status()
+                        + " " + cluster.uri(n)).toList());
+        return new Outage(down, result, torture.slowest503Millis(), healthDown, healthUp, granted, swept);
+    }
+
+    // ---- Ctrl-C ----
+
+    record Shutdown(int locks, long releasedAtShutdown, long leftAfterShutdown, Duration restart) {
+    }
+
+    /**
+     * Users on node 0 hold {@code held}; node 0 is stopped as Ctrl-C stops it (SIGTERM: Payara shuts down, sessions
+     * end). What the shutdown released, what it left, and how long after the node is started again every one is gone.
+     */
+    static Shutdown ctrlC(Cluster cluster, List<String> held) throws Exception {
+        ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
+        expect(s.login("sara", "demo"), 200, "login");
+        for (String key : held) {
+            expect(s.acquire(key, "WRITE"), 201, "acquire " + key);
+        }
+        long mark = lastEvent(cluster);
+        cluster.node(0).stop();
+        long left = count(cluster, held);
+        long released;
+        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement(
+                "select count(*) from lock_event where id > ? and event_type = 'SESSION_ENDED'")) {
+            ps.setLong(1, mark);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                released = rs.getLong(1);
+            }
+        }
+        long restarting = System.nanoTime();
+        cluster.startNode(0);
+        Duration restart = Duration.ofNanos(System.nanoTime() - restarting);
+        while (count(cluster, held) > 0) { // left by a shutdown that could not release: the sweep's, after the lease
+            Thread.sleep(50);
+        }
+        return new Shutdown(held.size(), released, left, restart);
+    }
+
+    // ---- helpers ----
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static long count(Cluster cluster, List<String> keys) throws Exception {
+        try (Connection c = cluster.connect();
+                PreparedStatement ps = c.prepareStatement("select count(*) from app_lock where resource_key = any (?)")) {
+            ps.setArray(1, c.createArrayOf("varchar", keys.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Locks whose lease ran out more than a sweep interval and a second ago, and are still there. */
+    private static long lapsedLongAgo(Cluster cluster) {
+        try (Connection c = cluster.connect(); var s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "select count(*) from app_lock where expires_at < statement_timestamp() - make_interval(secs => "
+                        + (Cluster.SWEEP_SECONDS + 1) + ")")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (Exception e) {
+            return -1; // not back yet
+        }
+    }
+
+    private static long lastEvent(Cluster cluster) throws Exception {
+        try (Connection c = cluster.connect(); var s = c.createStatement();
+                ResultSet rs = s.executeQuery("select coalesce(max(id), 0) from lock_event")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static void expect(ApiClient.Answer a, int status, String what) {
+        if (a.status() != status) {
+            throw new IllegalStateException(what + ": expected " + status + ", got " + a.status() + " " + a.body());
+        }
+    }
+
+    static String millis(Duration d) {
+        return d == null ? "never" : String.format(Locale.ROOT, "%,d ms", d.toMillis());
+    }
+}

@@ -1,0 +1,231 @@
+package com.editlock.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The short forms of the reliability runs ({@code mvn -Preliability} runs the long ones): two Payara Micro nodes on one
+ * PostgreSQL (no Hazelcast, loopback, lease 5 s, sweep 1 s), started once for the class. Each test leaves both nodes
+ * and the database running, and uses records of its own, so the tests do not depend on each other or their order.
+ */
+class ReliabilityIT {
+
+    private static Cluster cluster;
+    private static List<String> tortureKeys;
+    private static List<String> killKeys;
+    private static List<String> otherKeys;
+    private static List<String> shutdownKeys;
+    private static List<String> sessionKeys;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        cluster = Cluster.start(2, "it");
+        tortureKeys = cluster.addConfigurators(25);
+        killKeys = cluster.addConfigurators(125);
+        otherKeys = cluster.addConfigurators(2);
+        shutdownKeys = cluster.addConfigurators(5);
+        sessionKeys = cluster.addConfigurators(3);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void tortureOverTwoNodesFindsNoConflictNoDeadSaveNoGhostAndNothingLeftBehind() throws Exception {
+        ClusterTorture.Result r = new ClusterTorture(cluster, tortureKeys, new ClusterTorture.Plan(8, 3_000,
+                Duration.ofMinutes(3), System.nanoTime(), false)).run();
+        System.out.printf("Two-node torture: %,d operations in %d s %s; %s%n", r.operations(), r.took().toSeconds(),
+                r.counts(), r.report());
+        assertThat(r.samples()).as("every answer was one the API promises").isEmpty();
+        assertThat(r.report().violations()).isEmpty();
+        assertThat(r.counts()).containsKeys("acquired", "refused", "released", "saved", "heartbeat");
+        assertThat(r.report().saves()).isPositive();
+        assertThat(Reliability.count(cluster, tortureKeys)).as("locks left behind").isZero();
+    }
+
+    @Test
+    void aKilledNodesFiveHundredLocksAreFreedWithinLeaseAndSweepWhileTheOtherNodeServesAndItsPagesSeeIt()
+            throws Exception {
+        String watched = killKeys.get(0); // configurator:N, held by a user of the node that dies
+        ChromeDriver page = Chromium.available() ? Chromium.start() : null;
+        try {
+            CompletableFuture<Reliability.NodeKill> kill = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return Reliability.nodeKill(cluster, killKeys, otherKeys, () -> {
+                        if (page != null) { // a page on the surviving node shows the record read-only, then free
+                            login(page, cluster.uri(1), "ada");
+                            page.get(cluster.uri(1) + "configurator.xhtml?id=" + watched.split(":")[1]);
+                            await().atMost(Duration.ofSeconds(10)).until(() -> page.getPageSource()
+                                    .contains("data-testid=\"lock-status\""));
+                        }
+                    });
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Reliability.NodeKill k = kill.get();
+            if (page != null) {
+                try {
+                    await("the surviving node's open page offers editing once the dead node's lock is gone")
+                            .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> !page.findElements(By.cssSelector("[data-testid=edit-now]")).isEmpty());
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    throw new AssertionError("The page says: " + page.findElement(By.tagName("body")).getText(), e);
+                }
+            }
+            System.out.printf("Node kill: %d locks free after %s; the other node answered %d requests, %d failed%n",
+                    k.locks(), Reliability.millis(k.allFreed()), k.survivorRequests(), k.survivorFailures());
+            assertThat(k.allFreed()).as("within lease + sweep (and a second)").isNotNull()
+                    .isLessThanOrEqualTo(Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 1));
+            assertThat(k.survivorFailures()).isZero();
+            assertThat(k.survivorRequests()).isPositive();
+        } finally {
+            Chromium.quit(page);
+        }
+    }
+
+    @Test
+    void theDatabaseDownForThirtySecondsIsToldWithinTwoSecondsLosesNothingAndEverythingRecoversWithoutARestart()
+            throws Exception {
+        ChromeDriver editor = Chromium.available() ? Chromium.start() : null;
+        List<String> seenOnScreen = new ArrayList<>();
+        String configurator = sessionKeys.get(0).split(":")[1];
+        try {
+            if (editor != null) {
+                login(editor, cluster.uri(1), "omar");
+                editor.get(cluster.uri(1) + "configurator.xhtml?id=" + configurator);
+                await().atMost(Duration.ofSeconds(10)).until(() -> editor.getPageSource().contains("You are editing"));
+            }
+            Reliability.Outage o = Reliability.outage(cluster, tortureKeys, Duration.ofSeconds(30), 6,
+                    System.nanoTime(), () -> {
+                        if (editor != null) { // typed during the outage, then Save
+                            editor.findElement(By.id("edit:description")).sendKeys(" Typed while the database was down.");
+                            editor.findElement(By.id("edit:save")).click();
+                            await().atMost(Duration.ofSeconds(10)).until(() -> editor.getPageSource()
+                                    .contains("nothing was changed"));
+                            seenOnScreen.add(editor.findElement(By.id("edit:description")).getAttribute("value"));
+                        }
+                    });
+            System.out.printf("Outage 30 s: DOWN after %s, slowest 503 %d ms, UP after %s, granting after %s, lapsed "
+                    + "leases removed after %s; load %s, %s%n", Reliability.millis(o.healthDown()),
+                    o.slowest503Millis(), Reliability.millis(o.healthUp()), Reliability.millis(o.firstGrants()),
+                    Reliability.millis(o.lapsedSwept()), o.load().counts(), o.load().report());
+            assertThat(o.healthDown()).as("readiness DOWN within 2 s").isNotNull()
+                    .isLessThanOrEqualTo(Duration.ofSeconds(2));
+            assertThat(o.load().counts().get("503 while the store was down")).as("the outage was felt").isPositive();
+            assertThat(o.slowest503Millis()).as("every call during the outage answered within 2 s")
+                    .isLessThanOrEqualTo(2_000);
+            assertThat(o.load().samples()).as("nothing but 503 + Retry-After during the outage").isEmpty();
+            assertThat(o.load().report().violations()).as("nothing granted twice, no save on a dead token").isEmpty();
+            assertThat(o.healthUp()).as("both nodes UP again, without a restart").isNotNull()
+                    .isLessThanOrEqualTo(Duration.ofSeconds(15));
+            assertThat(o.firstGrants()).as("both nodes grant again").isNotNull()
+                    .isLessThanOrEqualTo(Duration.ofSeconds(15));
+            assertThat(o.lapsedSwept()).as("the sweep removes the leases that ran out meanwhile").isNotNull()
+                    .isLessThanOrEqualTo(Duration.ofSeconds(15));
+            if (editor != null) {
+                assertThat(seenOnScreen).singleElement().asString().endsWith("Typed while the database was down.");
+            }
+        } finally {
+            Chromium.quit(editor);
+        }
+    }
+
+    @Test
+    void ctrlCWhileLocksAreHeldLeavesNoneBehindAfterTheNextStart() throws Exception {
+        Reliability.Shutdown s = Reliability.ctrlC(cluster, shutdownKeys);
+        System.out.printf("Ctrl-C with %d locks: %d released by the shutdown, %d left; the node served again after "
+                + "%s%n", s.locks(), s.releasedAtShutdown(), s.leftAfterShutdown(), Reliability.millis(s.restart()));
+        assertThat(s.releasedAtShutdown() + s.leftAfterShutdown()).isEqualTo(s.locks());
+        assertThat(Reliability.count(cluster, shutdownKeys)).isZero();
+    }
+
+    @Test
+    void aLogoutWhileASaveIsInFlightWaitsForTheSaveSoNoSaveLandsAfterItsLockEnded() throws Exception {
+        String key = sessionKeys.get(4); // configurator:N of the second session configurator
+        String id = key.split(":")[1];
+        ApiClient sara = new ApiClient(cluster.uri(0), Duration.ofSeconds(60));
+        assertThat(sara.login("sara", "demo").status()).isEqualTo(200);
+        assertThat(sara.acquire(key, "WRITE").status()).isEqualTo(201);
+        String body = sara.send("GET", "api/configurators/" + id, null).body();
+        try (Connection other = cluster.connect()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement hold = other.prepareStatement("select 1 from aggregate_version where id = "
+                    + "(select version_id from configurator where id = ?) for update")) {
+                hold.setLong(1, Long.parseLong(id));
+                hold.executeQuery().close();
+            }
+            CompletableFuture<ApiClient.Answer> save = CompletableFuture.supplyAsync(
+                    () -> sara.send("PUT", "api/configurators/" + id, body));
+            awaitWaiting(2); // the save waits for the version row; its lock row is held FOR SHARE
+            CompletableFuture<ApiClient.Answer> logout = CompletableFuture.supplyAsync(sara::logout);
+            awaitWaiting(3); // the logout's release waits for the save
+            assertThat(save.isDone()).isFalse();
+            other.commit();
+            assertThat(save.get().status()).as("the save ran under its lock").isEqualTo(200);
+            assertThat(logout.get().status()).isEqualTo(204);
+        }
+        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement(
+                "select event_type from lock_event where resource_key = ? order by id desc limit 1")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("SESSION_ENDED");
+            }
+        }
+        assertThat(Reliability.count(cluster, List.of(key))).isZero();
+    }
+
+    @Test
+    void theSessionIdChangesAtLoginAndTheNewSessionStillReleasesItsLocksWhenItEnds() throws Exception {
+        String id = sessionKeys.get(8).split(":")[1];
+        Browser browser = new Browser(cluster.uri(1));
+        browser.get("login.xhtml");
+        String before = browser.sessionId().orElseThrow();
+        browser.login("omar", "demo");
+        String after = browser.sessionId().orElseThrow();
+        assertThat(after).as("no session fixation").isNotEqualTo(before);
+        browser.get("configurator.xhtml?id=" + id);
+        assertThat(browser.page()).contains("You are editing");
+        assertThat(Reliability.count(cluster, List.of("configurator:" + id))).isEqualTo(1);
+        browser.post("api/logout");
+        assertThat(Reliability.count(cluster, List.of("configurator:" + id))).isZero();
+    }
+
+    private static void awaitWaiting(int sessions) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            try (Connection c = cluster.connect(); var s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "select count(*) from pg_stat_activity where wait_event_type = 'Lock'")) {
+                rs.next();
+                return rs.getInt(1) >= sessions - 1;
+            }
+        });
+    }
+
+    private static void login(ChromeDriver browser, URI node, String user) {
+        browser.get(node + "login.xhtml");
+        browser.findElement(By.id("login:username")).sendKeys(user);
+        browser.findElement(By.id("login:password")).sendKeys("demo");
+        browser.findElement(By.cssSelector("[data-testid=login]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !browser.findElements(By.cssSelector("[data-testid=logout]")).isEmpty());
+    }
+}

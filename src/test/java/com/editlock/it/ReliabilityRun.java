@@ -1,0 +1,92 @@
+package com.editlock.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code mvn -Preliability}: every fault against two Payara Micro nodes on one PostgreSQL, with the figures the README
+ * keeps. {@code -Dreliability.operations} (100,000) and {@code -Dreliability.clients} (16) size the torture,
+ * {@code -Dreliability.outage.seconds} (30) the outage. Exits with 1 when anything is violated or left behind.
+ */
+public final class ReliabilityRun {
+
+    private ReliabilityRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long operations = Long.getLong("reliability.operations", 100_000);
+        int clients = Integer.getInteger("reliability.clients", 16);
+        int outageSeconds = Integer.getInteger("reliability.outage.seconds", 30);
+        long seed = Long.getLong("reliability.seed", System.currentTimeMillis());
+        System.out.printf(Locale.ROOT, "Starting PostgreSQL and two Payara Micro nodes (lease %d s, sweep %d s) …%n",
+                Cluster.LEASE_SECONDS, Cluster.SWEEP_SECONDS);
+        boolean failed = false;
+        try (Cluster cluster = Cluster.start(2, "reliability")) {
+            List<String> tortureKeys = cluster.addConfigurators(25);
+            List<String> killKeys = cluster.addConfigurators(125);
+            List<String> otherKeys = cluster.addConfigurators(2);
+            List<String> shutdownKeys = cluster.addConfigurators(5);
+
+            System.out.printf(Locale.ROOT, "Torture: %,d operations, %d clients, seed %d …%n", operations, clients, seed);
+            ClusterTorture.Result t = new ClusterTorture(cluster, tortureKeys, new ClusterTorture.Plan(clients,
+                    operations, Duration.ofHours(3), seed, false)).run();
+            if (Boolean.getBoolean("reliability.tortureOnly")) {
+                System.out.println(t.counts() + " " + t.operations() + " ops in " + t.took().toMillis() + " ms; "
+                        + t.report().violations().size() + " violations, " + t.unexpected() + " unexpected");
+                t.report().violations().stream().limit(10).forEach(System.out::println);
+                t.samples().forEach(System.out::println);
+                return;
+            }
+            System.out.println("Node kill …");
+            Reliability.NodeKill k = Reliability.nodeKill(cluster, killKeys, otherKeys, () -> { });
+            System.out.println("Database outage …");
+            Reliability.Outage o = Reliability.outage(cluster, tortureKeys, Duration.ofSeconds(outageSeconds),
+                    Math.max(4, clients / 2), seed + 1, () -> { });
+            System.out.println("Ctrl-C …");
+            Reliability.Shutdown c = Reliability.ctrlC(cluster, shutdownKeys);
+
+            long violations = t.report().violations().size() + o.load().report().violations().size();
+            long unexpected = t.unexpected() + o.load().unexpected() + k.survivorFailures();
+            long leftBehind = Reliability.count(cluster, tortureKeys) + Reliability.count(cluster, killKeys)
+                    + Reliability.count(cluster, shutdownKeys);
+            System.out.println();
+            System.out.println("| figure | value |");
+            System.out.println("|---|---|");
+            row("torture: operations over two nodes", String.format(Locale.ROOT, "%,d in %d s (%,.0f/s), %d clients",
+                    t.operations(), t.took().toSeconds(), t.operations() / Math.max(1.0, t.took().toMillis() / 1000.0),
+                    clients));
+            row("torture: grants / saves / history rows checked", String.format(Locale.ROOT, "%,d / %,d / %,d",
+                    t.report().tokens(), t.report().saves(), t.report().events()));
+            row("torture: what the clients did", t.counts().toString());
+            row("violations (torture + outage)", String.valueOf(violations));
+            row("unexpected answers", String.valueOf(unexpected));
+            row("locks left behind", String.valueOf(leftBehind));
+            row("worst release delay, lease (lapse → removed)", Reliability.millis(t.report().worstExpiryDelay())
+                    + " after the lease ran out (" + t.report().expired() + " expiries)");
+            row("node kill: " + k.locks() + " locks of the killed node free after", Reliability.millis(k.allFreed())
+                    + " (bound: lease " + Cluster.LEASE_SECONDS + " s + sweep " + Cluster.SWEEP_SECONDS + " s)");
+            row("node kill: the other node's answers", k.survivorRequests() + " requests, " + k.survivorFailures()
+                    + " failed");
+            row("outage: " + outageSeconds + " s; readiness DOWN after", Reliability.millis(o.healthDown()));
+            row("outage: slowest 503 answer", o.slowest503Millis() + " ms ("
+                    + o.load().counts().getOrDefault("503 while the store was down", 0L) + " answered 503)");
+            row("outage: both nodes UP again after the database returned", Reliability.millis(o.healthUp()));
+            row("outage: both nodes grant again after", Reliability.millis(o.firstGrants()));
+            row("outage: leases that ran out meanwhile removed after", Reliability.millis(o.lapsedSwept()));
+            row("Ctrl-C with " + c.locks() + " locks: released at shutdown / left", c.releasedAtShutdown() + " / "
+                    + c.leftAfterShutdown());
+            row("Ctrl-C: the node served again after", Reliability.millis(c.restart()));
+            t.report().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
+            o.load().report().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
+            t.samples().forEach(s -> System.out.println("UNEXPECTED " + s));
+            o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
+            failed = violations > 0 || unexpected > 0 || leftBehind > 0;
+        }
+        System.exit(failed ? 1 : 0);
+    }
+
+    private static void row(String figure, String value) {
+        System.out.println("| " + figure + " | " + value + " |");
+    }
+}
