@@ -33,7 +33,8 @@ public final class ReliabilityRun {
                     operations, Duration.ofHours(3), seed, false)).run();
             if (Boolean.getBoolean("reliability.tortureOnly")) {
                 System.out.println(t.counts() + " " + t.operations() + " ops in " + t.took().toMillis() + " ms; "
-                        + t.report().violations().size() + " violations, " + t.unexpected() + " unexpected");
+                        + t.report().violations().size() + " violations, " + t.unexpected() + " unexpected; "
+                        + t.report() + "; locks left: " + Reliability.count(cluster, tortureKeys));
                 t.report().violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
                 return;
