@@ -47,7 +47,7 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
                 || failure instanceof LockLimitException) {
             return json(Response.Status.CONFLICT.getStatusCode(), LockJson.error(failure.getMessage()));
         }
-        if (failure instanceof LockStoreException || LockStoreException.isDatabaseFailure(failure)) {
+        if (LockStoreException.isDatabaseFailure(failure)) { // the lock store, JDBC, JPA or JTA: nothing changed
             LOG.log(Level.WARNING, "The lock store failed; the client is told to try again", failure);
             return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "2")
                     .type(MediaType.APPLICATION_JSON).entity(LockJson.error(LockStoreException.userMessage())).build();
