@@ -58,7 +58,16 @@ import javax.sql.DataSource;
  * </ol>
  * Nothing granted: a second round trip reads who is in the way. Someone live: the refusal is audited and thrown.
  * Only lapsed rows (they lapsed after the clean-up) or nobody (released meanwhile): try again, and the next clean-up
- * deletes them. No grant can slip in meanwhile: this transaction holds the aggregates' advisory locks.
+ * deletes them.
+ *
+ * <p><b>Transactions.</b> Every change is one statement (or, for a grant, one text of several statements), so the
+ * methods join the caller's transaction when there is one ({@code SUPPORTS}: a screen opening a record takes the
+ * lock and loads it in one transaction) and otherwise run autocommitted, saving the round trip of a separate commit:
+ * an API acquire + release is two round trips, as for a bare lock table. PostgreSQL runs a text of several
+ * statements sent together as one implicit transaction, so the advisory lock of the first statement still covers the
+ * clean-up and the grant; the contract suite checks that the lock is held while the clean-up waits. Outside a
+ * transaction, the refusal path's extra reads see a fresh state; a grant that slips in between only changes who is
+ * named in the refusal.
  *
  * <p>Releases delete and audit in one statement. The sweep commits each batch on its own, so a backlog never holds
  * rows locked for long. Deadlocks and serialization failures are retried where the transaction begins
@@ -88,13 +97,15 @@ public class JdbcLockManager implements LockManager {
     int sweepBatch = SWEEP_BATCH;
 
     @Override
-    @Transactional(dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
+    @Transactional(value = Transactional.TxType.SUPPORTS,
+            dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
     public Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view) {
         return acquireAll(List.of(key), mode, owner, view).get(0);
     }
 
     @Override
-    @Transactional(dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
+    @Transactional(value = Transactional.TxType.SUPPORTS,
+            dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
     public List<Lock> acquireAll(Collection<LockKey> keys, LockMode mode, LockOwner owner, String view) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("At least one resource key is needed.");
@@ -197,34 +208,34 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public boolean release(LockKey key, String ownerId, String view) {
         return !deleteAndAudit(LockStatements.RELEASE, LockEventType.RELEASED, null, null, key.toString(), ownerId,
                 view, view).isEmpty();
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockKey> releaseView(String ownerId, String view) {
         return keys(deleteAndAudit(LockStatements.RELEASE_VIEW, LockEventType.VIEW_CLOSED, null, null, ownerId,
                 view));
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockKey> releaseAll(String ownerId) {
         return keys(deleteAndAudit(LockStatements.RELEASE_ALL, LockEventType.SESSION_ENDED, null, null, ownerId));
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> forceRelease(LockKey key, String adminLogin, String reason) {
         return deleteAndAudit(LockStatements.FORCE_RELEASE, LockEventType.FORCE_RELEASED, adminLogin,
                 checkedReason(reason, key.toString()), key.toString());
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public int renew(String ownerId, String view) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = bind(c.prepareStatement(LockStatements.RENEW), ownerId, view, view,
@@ -274,19 +285,19 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<Lock> holder(LockKey key) {
         return query(LockStatements.HOLDER, key.toString()).stream().findFirst();
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> locksIn(LockKey aggregate) {
         return query(LockStatements.LOCKS_IN, aggregate.toString());
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> locksIn(Collection<LockKey> aggregates) {
         if (aggregates.isEmpty()) {
             return List.of();
@@ -303,7 +314,7 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional // its queries share one connection
     public Optional<LostLock> lost(Lock held) {
         if (!query(LockStatements.STILL_HELD, held.key().toString(), held.ownerId(), held.fencingToken()).isEmpty()) {
             return Optional.empty();
@@ -312,13 +323,13 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> locksOf(String ownerId) {
         return query(LockStatements.LOCKS_OF, ownerId);
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> allLocks() {
         return query(LockStatements.ALL_LOCKS);
     }
@@ -334,7 +345,7 @@ public class JdbcLockManager implements LockManager {
             LockKey.Kind.ITEM_FILTERS, "^item:[0-9]+:filters$");
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public LockPage<Lock> find(LockQuery q) {
         String user = q.user() == null ? null : "%" + q.user().replace("\\", "\\\\").replace("%", "\\%")
                 .replace("_", "\\_") + "%";
@@ -349,7 +360,7 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public LockSummary summary() {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
                 LockStatements.SUMMARY); ResultSet rs = ps.executeQuery()) {
@@ -363,14 +374,14 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason) {
         return deleteAndAudit(LockStatements.FORCE_RELEASE_USER, LockEventType.FORCE_RELEASED, adminLogin,
                 checkedReason(reason, "everything " + userLogin + " holds"), userLogin);
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public LockPage<LockEvent> history(HistoryQuery q) {
         String resource = q.resource() == null ? null : q.resource().toString();
         String type = q.type() == null ? null : q.type().name();
@@ -437,7 +448,7 @@ public class JdbcLockManager implements LockManager {
     }
 
     @Override
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockEvent> history(LockKey key, int limit) {
         String resource = key == null ? null : key.toString();
         try (Connection c = dataSource.getConnection();

@@ -128,15 +128,17 @@ public final class LockStore implements DataSource {
     }
 
     /**
-     * Runs {@code work}, a call of {@code method} of the lock manager, the way its {@code @Transactional} says: in a
-     * transaction (REQUIRED, the default), or without one (NOT_SUPPORTED: every statement commits on its own).
+     * Runs {@code work}, a call of {@code method} of the lock manager, the way its {@code @Transactional} says when
+     * nobody calls it inside a transaction: in a transaction (REQUIRED, the default), or without one (SUPPORTS and
+     * NOT_SUPPORTED: every statement commits on its own).
      */
     public <T> T asDeclared(String method, Work<T> work) {
         Transactional declared = java.util.Arrays.stream(JdbcLockManager.class.getMethods())
                 .filter(m -> m.getName().equals(method)).findFirst().orElseThrow()
                 .getAnnotation(Transactional.class);
-        if (declared != null && declared.value() == Transactional.TxType.NOT_SUPPORTED) {
-            return unchecked(work::run);
+        if (declared != null && (declared.value() == Transactional.TxType.NOT_SUPPORTED
+                || declared.value() == Transactional.TxType.SUPPORTS)) {
+            return unchecked(() -> TransientFailures.retry(work::run));
         }
         return inTransaction(work);
     }

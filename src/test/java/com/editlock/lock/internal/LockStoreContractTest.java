@@ -59,7 +59,7 @@ class LockStoreContractTest {
     }
 
     private Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view) {
-        return store.inTransaction(() -> locks.acquire(key, mode, owner, view));
+        return store.asDeclared("acquire", () -> locks.acquire(key, mode, owner, view)); // as the API calls it
     }
 
     private Lock write(LockKey key, LockOwner owner) {
@@ -407,6 +407,35 @@ class LockStoreContractTest {
             save.commit();
             return acquisition.get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Outside a transaction an acquisition is one text of several statements, autocommitted: PostgreSQL must run it
+     * as one implicit transaction, or the aggregate's advisory lock (the first statement) would be gone before the
+     * clean-up and the grant. Forced: the clean-up waits for a save's row lock on a lapsed row.
+     */
+    @Test
+    void anAcquisitionOutsideATransactionHoldsItsAggregateUntilItsGrantIsDone() throws Exception {
+        Lock blocker = write(LockKey.itemFilters(g * 100 + 9), ada);
+        lapse(blocker.key());
+        String heldByTheWaiter = "select count(*) from pg_locks where locktype = 'advisory' and granted"
+                + " and pid in (select pid from pg_locks where not granted and locktype <> 'advisory')";
+        try (Connection save = store.separateConnection(); Statement s = save.createStatement()) {
+            save.setAutoCommit(false);
+            s.execute("select 1 from app_lock where resource_key = '" + blocker.key() + "' for share");
+            var acquisition = CompletableFuture.supplyAsync(() -> write(frame, sara));
+            awaitSomeoneWaitingForARowLock();
+            assertThat(store.number(heldByTheWaiter)).as("the advisory lock outlives its statement").isEqualTo(1);
+            var second = CompletableFuture.supplyAsync(() -> write(wheels, omar));
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> store.number(
+                    "select count(*) from pg_locks where locktype = 'advisory' and not granted") == 1);
+            assertThat(second).as("another acquisition in the aggregate waits").isNotDone();
+
+            save.commit();
+            assertThat(acquisition.get(30, TimeUnit.SECONDS).key()).isEqualTo(frame);
+            assertThat(second.get(30, TimeUnit.SECONDS).key()).isEqualTo(wheels);
+        }
+        assertThat(store.number("select count(*) from pg_locks where locktype = 'advisory'")).isZero();
     }
 
     @Test
