@@ -32,7 +32,8 @@ import java.util.logging.Logger;
 
 /**
  * What every editing screen does with its lock. Opening takes the lock before loading; when it is taken the screen
- * is read-only and says by whom. Save writes under the lock's fencing token and releases it; Done releases it. When a
+ * is read-only and says by whom. Opened with {@code view=true} the screen is read-only from the start and asks for no
+ * lock (nor audits a refusal): it shows the current values, who is editing, and "Edit now" while nobody is. Save writes under the lock's fencing token and releases it; Done releases it. When a
  * save is refused (the lock was lost, or a field is invalid) the screen keeps what the user typed and, for a lost
  * lock, shows the current values beside it. The view's locks also go when the view is destroyed.
  *
@@ -80,6 +81,8 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** The lock this page lost while open: its story is told again as it goes on (who holds the record now). */
     private Lock lostLock;
     private List<String> viewers = List.of();
+    /** Opened with {@code view=true}: read-only from the start, without asking for the lock. */
+    private boolean viewOnly;
 
     /** The key this screen locks, from its view parameter; empty when the parameter is missing or not an id. */
     protected abstract Optional<LockKey> key();
@@ -116,7 +119,13 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
         LockOwner me = owner.get();
         ownerId = me.ownerId();
-        try {
+        if (viewOnly) {
+            current = currentValues().orElse(null);
+            found = current != null;
+            if (!found) {
+                error("There is no such record. Pick one from the list.");
+            }
+        } else try {
             Editing<D> editing = open(LockRequest.write(key.get(), me, viewToken));
             lock = editing.lock();
             current = editing.draft();
@@ -139,7 +148,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             aggregate = catalog.aggregateOf(shownKey);
             live.open(new LivePages.Page(viewToken, ownerId, shownKey, aggregate));
             presence.join(shownKey, new Viewer(viewToken, ownerId, me.login(), me.displayName()));
-            lookAtViewers(locks.locksIn(aggregate));
+            List<Lock> inAggregate = locks.locksIn(aggregate);
+            if (viewOnly) {
+                describeWhoIsInTheWay(inAggregate);
+            }
+            lookAtViewers(inAggregate);
         }
     }
 
@@ -168,23 +181,28 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 locks.lost(lostLock).ifPresent(gone -> lockStatus = gone.notice());
                 current = currentValues().orElse(current);
             } else if (!refused) {
-                List<Lock> inTheWay = inAggregate.stream()
-                        .filter(l -> !l.isHeldBy(ownerId) && (l.key().equals(shownKey) || l.key().isAggregate()
-                                || shownKey.isAggregate()))
-                        .toList();
-                free = inTheWay.isEmpty();
-                if (free) {
-                    lockStatus = (lastHolders == null ? "Nobody is editing this now" : lastHolders + " has finished")
-                            + " — you can edit it now.";
-                } else {
-                    lockStatus = LockSentences.forServer().beingEdited(inTheWay);
-                    lastHolders = LockSentences.names(inTheWay);
-                }
+                describeWhoIsInTheWay(inAggregate);
                 current = currentValues().orElse(current);
             }
             lookAtViewers(inAggregate);
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not look at the lock again", e);
+        }
+    }
+
+    /** A read-only page's sentence: who edits this record (or the whole of it), or that it is free. */
+    private void describeWhoIsInTheWay(List<Lock> inAggregate) {
+        List<Lock> inTheWay = inAggregate.stream()
+                .filter(l -> !l.isHeldBy(ownerId) && (l.key().equals(shownKey) || l.key().isAggregate()
+                        || shownKey.isAggregate()))
+                .toList();
+        free = inTheWay.isEmpty();
+        if (free) {
+            lockStatus = (lastHolders == null ? "Nobody is editing this now" : lastHolders + " has finished")
+                    + " — you can edit it now.";
+        } else {
+            lockStatus = LockSentences.forServer().beingEdited(inTheWay);
+            lastHolders = LockSentences.names(inTheWay);
         }
     }
 
@@ -283,6 +301,14 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    public boolean isViewOnly() {
+        return viewOnly;
+    }
+
+    public void setViewOnly(boolean viewOnly) {
+        this.viewOnly = viewOnly;
     }
 
     public boolean isEditing() {

@@ -47,6 +47,11 @@ final class Cluster implements AutoCloseable {
 
     /** Starts the database and {@code count} nodes (at once), and waits until each serves. */
     static Cluster start(int count, String name) throws Exception {
+        return start(count, name, List.of());
+    }
+
+    /** The same, with system properties that replace the short test settings (the product's defaults, say). */
+    static Cluster start(int count, String name, List<String> settings) throws Exception {
         Path data = Files.createTempDirectory("editlock-" + name + "-db-");
         int dbPort = freePort();
         Cluster cluster = new Cluster(name, data, dbPort, new ArrayList<>());
@@ -57,6 +62,7 @@ final class Cluster implements AutoCloseable {
                 "-Dlocks.lease.seconds=" + LEASE_SECONDS, "-Dlocks.sweep.seconds=" + SWEEP_SECONDS,
                 "-Dlocks.tab.grace.seconds=" + TAB_GRACE_SECONDS, "-Dlocks.session.timeout.seconds=600",
                 "-Dlocks.max.locks.per.session=20000", "-Dlocks.login.failures.per.address=100000"));
+        cluster.jvm.addAll(settings); // a later -D wins
         try {
             for (int i = 0; i < count; i++) {
                 cluster.ports.add(freePort());

@@ -496,6 +496,41 @@ public class EditlockIT {
 
     @Test
     @RunAsClient
+    void aRecordOpenedToViewIsReadOnlyAndNeverAsksForTheLock() {
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}").statusCode())
+                .isEqualTo(201);
+        try {
+            Browser omar = new Browser(uri());
+            omar.login("omar", "demo");
+            omar.get("variables.xhtml?id=4&view=true");
+            assertThat(omar.testId("lock-status")).hasValueSatisfying(s -> assertThat(s).startsWith(
+                    "Being edited by Sara since"));
+            assertThat(omar.testId("edit-form")).isEmpty();
+            assertThat(omar.testId("current-values")).isPresent();
+            assertThat(omar.testId("edit-now")).isEmpty();
+            var last = jsonArray(ada.get("api/locks/events?resource=configurator:4:variables&limit=1").body())
+                    .getJsonObject(0);
+            assertThat(last.getString("type")).as("no refusal was audited").isEqualTo("ACQUIRED");
+
+            assertThat(sara.delete("api/locks/configurator:4:variables").statusCode()).isEqualTo(204);
+            omar.get("variables.xhtml?id=4&view=true");
+            assertThat(omar.testId("lock-status")).contains("Nobody is editing this now — you can edit it now.");
+            assertThat(omar.testId("edit-now")).as("offered, not taken").isPresent();
+            assertThat(omar.testId("edit-form")).isEmpty();
+            assertThat(ada.get("api/locks/configurator:4:variables").statusCode()).as("still free").isEqualTo(404);
+            omar.get("variables.xhtml?id=4&view=yes");
+            assertThat(omar.testId("edit-form")).as("anything but true edits, as without the parameter")
+                    .isPresent();
+            omar.submit("edit", Map.of(), "edit:done");
+        } finally {
+            sara.delete("api/locks/configurator:4:variables");
+        }
+    }
+
+    @Test
+    @RunAsClient
     void aDeepLinkLeadsThroughTheLoginBackToThePageAskedFor() {
         Browser omar = new Browser(uri());
         omar.get("variables.xhtml?id=2");

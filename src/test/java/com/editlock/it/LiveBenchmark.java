@@ -3,19 +3,13 @@ package com.editlock.it;
 import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.launcher.PayaraNode;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * How fast a release reaches open pages: {@value #VIEWERS} read-only pages of one configurator (each its own HTTP
@@ -32,7 +26,6 @@ public final class LiveBenchmark {
 
     private static final int VIEWERS = Integer.getInteger("bench.viewers", 50);
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 20);
-    private static final Pattern SOCKET = Pattern.compile("faces\\.push\\.init\\('editlockSocket','([^']+)'");
 
     public static void main(String[] args) throws Exception {
         Path war = Path.of(System.getProperty("editlock.war"));
@@ -54,8 +47,8 @@ public final class LiveBenchmark {
                         ROUNDS, Runtime.getRuntime().availableProcessors());
                 System.out.println("| pages on | samples | p50 ms | p99 ms | max ms |");
                 System.out.println("|---|---:|---:|---:|---:|");
-                row("one node (the releasing one)", measure(nodes.get(0), List.of(nodes.get(0)), 1));
-                List<Long> both = measure(nodes.get(0), nodes, 2);
+                row("one node (the releasing one)", PageBenchmarks.fanOut(nodes.get(0), List.of(nodes.get(0)), 1, VIEWERS, ROUNDS));
+                List<Long> both = PageBenchmarks.fanOut(nodes.get(0), nodes, 2, VIEWERS, ROUNDS);
                 row("two nodes, half on the other one", both);
                 int minutes = Integer.getInteger("soak.minutes", 0);
                 if (minutes > 0) {
@@ -76,37 +69,6 @@ public final class LiveBenchmark {
 
     private static long at(List<Long> sorted, double quantile) {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(quantile * sorted.size()) - 1));
-    }
-
-    /** Configurator {@code id}'s release, from a holder on {@code releasing}, to pages spread over {@code nodes}. */
-    private static List<Long> measure(PayaraNode releasing, List<PayaraNode> nodes, int id) throws Exception {
-        Browser holder = new Browser(URI.create(releasing.url())).basic("sara", "demo");
-        String resource = "{\"resource\":\"configurator:" + id + "\"}";
-        require(holder.postJson("api/locks", resource).statusCode() == 201, "the holder could not take the lock");
-        List<Page> pages = new ArrayList<>();
-        for (int i = 0; i < VIEWERS; i++) {
-            pages.add(new Page(nodes.get(i % nodes.size()), id));
-        }
-        List<Long> micros = new ArrayList<>();
-        try {
-            for (int round = 0; round < ROUNDS; round++) {
-                pages.forEach(Page::arm);
-                long released = System.nanoTime();
-                require(holder.delete("api/locks/configurator:" + id).statusCode() == 204, "release failed");
-                for (Page page : pages) {
-                    micros.add(page.awaitNews(released));
-                }
-                pages.forEach(Page::arm);
-                require(holder.postJson("api/locks", resource).statusCode() == 201, "re-acquire failed");
-                for (Page page : pages) {
-                    page.awaitNews(System.nanoTime());
-                }
-            }
-        } finally {
-            pages.forEach(Page::close);
-            holder.delete("api/locks/configurator:" + id);
-        }
-        return micros;
     }
 
     /**
@@ -176,51 +138,6 @@ public final class LiveBenchmark {
     private static void require(boolean condition, String what) {
         if (!condition) {
             throw new IllegalStateException(what);
-        }
-    }
-
-    /** One read-only page: its session, and its page's socket. */
-    private static final class Page implements WebSocket.Listener {
-        private final WebSocket socket;
-        private volatile CountDownLatch news = new CountDownLatch(1);
-        private volatile long arrived;
-
-        Page(PayaraNode node, int id) throws Exception {
-            Browser browser = new Browser(URI.create(node.url()));
-            browser.login("omar", "demo");
-            String html = browser.get("configurator.xhtml?id=" + id).body();
-            Matcher m = SOCKET.matcher(html);
-            require(m.find(), "the page has no socket");
-            socket = HttpClient.newHttpClient().newWebSocketBuilder()
-                    .header("Cookie", "JSESSIONID=" + browser.sessionId().orElseThrow())
-                    .buildAsync(URI.create(m.group(1)), this).get(10, TimeUnit.SECONDS);
-        }
-
-        void arm() {
-            news = new CountDownLatch(1);
-        }
-
-        long awaitNews(long since) {
-            try {
-                require(news.await(10, TimeUnit.SECONDS), "a page heard nothing within 10 s");
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return (arrived - since) / 1000;
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            if (data.toString().contains("\"lock\"") && news.getCount() > 0) {
-                arrived = System.nanoTime();
-                news.countDown();
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
         }
     }
 }

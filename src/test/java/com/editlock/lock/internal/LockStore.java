@@ -73,11 +73,17 @@ public final class LockStore implements DataSource {
     /** A store on {@code db}, migrated. */
     public static LockStore on(EmbeddedDatabase db) {
         Logger.getLogger("org.flywaydb").setLevel(java.util.logging.Level.WARNING);
+        LockStore store = at(db.jdbcUrl(), db.user(), db.password());
+        Flyway.configure().dataSource(store.target).locations("filesystem:db-migrations").load().migrate();
+        return store;
+    }
+
+    /** A store on a database that is already migrated (a benchmark's forked JVM, say). */
+    public static LockStore at(String url, String user, String password) {
         PGSimpleDataSource pg = new PGSimpleDataSource();
-        pg.setUrl(db.jdbcUrl());
-        pg.setUser(db.user());
-        pg.setPassword(db.password());
-        Flyway.configure().dataSource(pg).locations("filesystem:db-migrations").load().migrate();
+        pg.setUrl(url);
+        pg.setUser(user);
+        pg.setPassword(password);
         return new LockStore(pg);
     }
 
