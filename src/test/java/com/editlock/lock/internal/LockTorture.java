@@ -150,6 +150,14 @@ public final class LockTorture {
             return random.nextBoolean() ? "tab-1" : "tab-2";
         }
 
+        /**
+         * A lock change inside a transaction of its own (as a screen's service calls it) or, as often, outside any
+         * (as the API calls it: autocommitted, the way the method's {@code @Transactional(SUPPORTS)} runs it then).
+         */
+        private <T> T either(String method, LockStore.Work<T> work) {
+            return random.nextBoolean() ? store.inTransaction(work) : store.asDeclared(method, work);
+        }
+
         private LockKey anyKey() {
             return keys.get(random.nextInt(keys.size()));
         }
@@ -162,24 +170,24 @@ public final class LockTorture {
                 count(Op.RENEW);
                 String view = random.nextBoolean() ? null : tab();
                 Instant before = Instant.now();
-                int renewed = store.inTransaction(() -> locks.renew(owner.ownerId(), view));
+                int renewed = either("renew", () -> locks.renew(owner.ownerId(), view));
                 seen.renewed(owner.ownerId(), before, Instant.now(), renewed);
             } else if (dice < 600) {
                 release();
             } else if (dice < 640) {
                 count(Op.RELEASE_TAB);
                 String view = tab();
-                store.inTransaction(() -> locks.releaseView(owner.ownerId(), view));
+                either("releaseView", () -> locks.releaseView(owner.ownerId(), view));
                 held.values().removeIf(l -> view.equals(l.view()));
             } else if (dice < 660) {
                 count(Op.END_SESSION);
-                store.inTransaction(() -> locks.releaseAll(owner.ownerId()));
+                either("releaseAll", () -> locks.releaseAll(owner.ownerId()));
                 held.clear();
                 owner = newOwner();
             } else if (dice < 680) {
                 count(Op.FORCE_RELEASE);
                 LockKey key = anyKey();
-                store.inTransaction(() -> locks.forceRelease(key, "ada", "torture"));
+                either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
             } else if (dice < 950) {
                 save();
             } else if (dice < 990) {
@@ -204,7 +212,7 @@ public final class LockTorture {
             LockMode mode = random.nextInt(10) < 3 ? LockMode.READ : LockMode.WRITE;
             String view = tab();
             try {
-                List<Lock> granted = store.inTransaction(() -> locks.acquireAll(wanted, mode, owner, view));
+                List<Lock> granted = either("acquireAll", () -> locks.acquireAll(wanted, mode, owner, view));
                 count(Op.GRANTED);
                 for (Lock lock : granted) {
                     seen.granted(lock);
@@ -222,7 +230,7 @@ public final class LockTorture {
             count(Op.RELEASE);
             Lock lock = held.values().stream().skip(random.nextInt(held.size())).findFirst().orElseThrow();
             Instant before = Instant.now();
-            boolean released = store.inTransaction(() -> locks.release(lock.key(), owner.ownerId(), lock.view()));
+            boolean released = either("release", () -> locks.release(lock.key(), owner.ownerId(), lock.view()));
             if (released) {
                 seen.released(lock.fencingToken(), before, Instant.now());
             }
