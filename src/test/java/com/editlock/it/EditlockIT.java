@@ -494,6 +494,62 @@ public class EditlockIT {
         omar.submit("edit", Map.of(), "edit:done");
     }
 
+    /**
+     * The session times out (the reaper, not a logout) while its save is in flight: the save is held in the database
+     * (a second connection holds the aggregate's version row) past the session timeout, so the reaper ends the
+     * session mid-save. Its release must wait for the save (the save holds its lock row FOR SHARE): the save lands
+     * under its lock, and only then does the lock end, audited as the session's end.
+     */
+    @Test
+    @RunAsClient
+    void aSessionTimingOutWhileItsSaveIsInFlightReleasesOnlyAfterTheSave() throws Exception {
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:2\"}").statusCode()).isEqualTo(201);
+        String body = sara.get("api/configurators/2").body();
+        long version;
+        try (Connection other = TestDatabase.connect()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement hold = other.prepareStatement("select v.id, v.value from aggregate_version v"
+                    + " join configurator c on c.version_id = v.id where c.id = 2 for update of v")) {
+                try (ResultSet rs = hold.executeQuery()) {
+                    rs.next();
+                    version = rs.getLong(2);
+                }
+            }
+            Future<HttpResponse<String>> save = Executors.newSingleThreadExecutor().submit(
+                    () -> sara.send("PUT", "api/configurators/2", body));
+            // First the save waits for the version row; then, once the session has timed out and the reaper ends
+            // it, the session's release waits for the save's lock row.
+            await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS + 10))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> sessionsWaitingForALock() >= 2);
+            assertThat(save.isDone()).isFalse();
+            assertThat(ada.get("api/locks/configurator:2").statusCode()).as("held until the save ends")
+                    .isEqualTo(200);
+            other.commit();
+            assertThat(save.get(30, TimeUnit.SECONDS).statusCode()).as("the save ran under its lock")
+                    .isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> ada.get("api/locks/configurator:2").statusCode() == 404);
+        var last = jsonArray(ada.get("api/locks/events?resource=configurator:2&limit=1").body()).getJsonObject(0);
+        assertThat(last.getString("type")).isEqualTo("SESSION_ENDED");
+        try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement("select v.value"
+                + " from aggregate_version v join configurator c on c.version_id = v.id where c.id = 2");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("the save landed").isEqualTo(version + 1);
+        }
+    }
+
+    /** Database sessions waiting for a lock. */
+    private static long sessionsWaitingForALock() throws Exception {
+        try (Connection c = TestDatabase.connect(); ResultSet rs = c.createStatement().executeQuery(
+                "select count(distinct pid) from pg_locks where not granted")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     @Test
     @RunAsClient
     void aRecordOpenedToViewIsReadOnlyAndNeverAsksForTheLock() {
