@@ -493,9 +493,11 @@ public final class Benchmarks {
             boolean root = "root".equals(System.getProperty("user.name"));
             if (root && Files.isExecutable(Path.of("/usr/bin/apt-get"))) {
                 System.out.println("redis-server is missing: installing Debian's redis-server …");
+                ProcessBuilder update = new ProcessBuilder("apt-get", "update").inheritIO();
                 ProcessBuilder install = new ProcessBuilder("apt-get", "install", "-y", "redis-server").inheritIO();
                 install.environment().put("DEBIAN_FRONTEND", "noninteractive");
-                if (install.start().waitFor() == 0 && Files.isExecutable(Path.of("/usr/bin/redis-server"))) {
+                if (update.start().waitFor() == 0 && install.start().waitFor() == 0
+                        && Files.isExecutable(Path.of("/usr/bin/redis-server"))) {
                     return Path.of("/usr/bin/redis-server");
                 }
             }

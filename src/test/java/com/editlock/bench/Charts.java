@@ -69,6 +69,7 @@ public final class Charts {
         x.setBase(2);
         x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         x.setSmallestValue(1);
+        x.setNumberFormatOverride(new java.text.DecimalFormat("#,##0")); // 1, 4, 16, 64 rather than 2^0 … 2^6
         plot.setDomainAxis(x);
         if (logY) {
             LogAxis y = new LogAxis(yLabel);
