@@ -105,6 +105,10 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return unauthorized(request, response, "Log in with HTTP Basic (user and password), then keep the session "
                     + "cookie.");
         }
+        java.util.Map<String, String> typed = TypedValues.of(request);
+        if (!typed.isEmpty()) { // an editor's Save after its session ended: a redirect would lose what was typed
+            return sessionEnded(request, response, typed);
+        }
         // Back to the page that was asked for after login (a deep link to a configurator, say).
         String asked = request.getRequestURI().substring(request.getContextPath().length())
                 + (request.getQueryString() == null ? "" : "?" + request.getQueryString());
@@ -223,6 +227,20 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         response.setHeader("Retry-After", String.valueOf(seconds));
         return json(response, 429, "Too many failed logins for this user or from this address: try again in " + seconds
                 + " s.");
+    }
+
+    private static AuthenticationStatus sessionEnded(HttpServletRequest request, HttpServletResponse response,
+            java.util.Map<String, String> typed) {
+        response.setHeader("WWW-Authenticate", "Session realm=\"Editlock\"");
+        try {
+            ErrorAnswers.send(request, response, HttpServletResponse.SC_UNAUTHORIZED, "Your session has ended",
+                    "You were logged out (a logout elsewhere, a long pause, or a restart of the server), so your locks "
+                    + "were released and nothing was saved. What you typed is below: copy it, log in again and open "
+                    + "the record.", typed);
+        } catch (IOException e) {
+            // the client went away; nothing more to tell it
+        }
+        return AuthenticationStatus.SEND_FAILURE;
     }
 
     private static AuthenticationStatus unauthorized(HttpServletRequest request, HttpServletResponse response,

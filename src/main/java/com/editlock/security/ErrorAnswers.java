@@ -22,6 +22,15 @@ public final class ErrorAnswers {
     /** The same, with a heading of its own for the page. */
     public static void send(HttpServletRequest request, HttpServletResponse response, int status, String title,
             String message) throws IOException {
+        send(request, response, status, title, message, java.util.Map.of());
+    }
+
+    /**
+     * The same, and on a page what the user had typed ({@link TypedValues}), each in a read-only box to copy from,
+     * because the request that carried it could not be processed.
+     */
+    public static void send(HttpServletRequest request, HttpServletResponse response, int status, String title,
+            String message, java.util.Map<String, String> typed) throws IOException {
         if (response.isCommitted()) {
             return;
         }
@@ -44,10 +53,23 @@ public final class ErrorAnswers {
                     + " · Editlock</title><link rel=\"stylesheet\" href=\"" + request.getContextPath()
                     + "/resources/css/editlock.css\"></head><body><header class=\"bar\"><a class=\"brand\" href=\""
                     + request.getContextPath() + "/\">Editlock</a></header><main><h1>" + html(title)
-                    + "</h1><p data-testid=\"error-message\">" + html(message) + "</p><p><a href=\""
-                    + request.getContextPath() + "/\">Back to the configurators</a></p></main></body></html>");
+                    + "</h1><p data-testid=\"error-message\">" + html(message) + "</p>" + typed(typed)
+                    + "<p><a href=\"" + request.getContextPath() + "/\">Back to the configurators</a></p></main>"
+                    + "</body></html>");
         }
         out.flush();
+    }
+
+    private static String typed(java.util.Map<String, String> typed) {
+        if (typed.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("<section class=\"card\" data-testid=\"typed-values\"><h2>What you typed "
+                + "(not saved)</h2>");
+        typed.forEach((label, value) -> b.append("<label>").append(html(label)).append("<textarea readonly rows=\"")
+                .append(Math.min(8, 1 + value.length() / 80 + (int) value.chars().filter(c -> c == '\n').count()))
+                .append("\">").append(html(value)).append("</textarea></label>"));
+        return b.append("</section>").toString();
     }
 
     /** A short heading for {@code status}. */

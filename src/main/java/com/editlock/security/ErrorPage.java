@@ -29,9 +29,11 @@ public class ErrorPage extends HttpServlet {
         Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
             if (t instanceof ViewExpiredException) { // a session that ended, or a view state that was never ours
+                java.util.Map<String, String> typed = TypedValues.of(request);
                 ErrorAnswers.send(request, response, 400, "This page has expired", "Your session ended or the page "
-                        + "was open too long, so its locks were released and nothing was saved. Open the "
-                        + "configurators again.");
+                        + "was open too long, so its locks were released and nothing was saved. "
+                        + (typed.isEmpty() ? "" : "What you typed is below: copy it, then ")
+                        + "Open the configurators again.", typed);
                 return;
             }
         }

@@ -100,6 +100,41 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts one more node, outside the cluster's list (the caller stops it), that runs the WAR unpacked into
+     * {@code exploded}: Payara Micro redeploys such an application, without a restart, when {@code .reload} in its
+     * root is touched.
+     */
+    PayaraNode startExploded(Path exploded) throws IOException, InterruptedException {
+        Path war = Path.of(System.getProperty("editlock.war"));
+        try (var zip = new java.util.zip.ZipFile(war.toFile())) {
+            for (var entry : java.util.Collections.list(zip.entries())) {
+                Path to = exploded.resolve(entry.getName()).normalize();
+                if (!to.startsWith(exploded)) {
+                    throw new IOException("A WAR entry outside its root: " + entry.getName());
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.createDirectories(to.getParent());
+                    try (var in = zip.getInputStream(entry)) {
+                        Files.copy(in, to);
+                    }
+                }
+            }
+        }
+        PayaraNode node = PayaraNode.start(Path.of(System.getProperty("payara.microJar")), exploded,
+                Path.of(System.getProperty("editlock.serverConfig")), freePort(), jvm,
+                war.resolveSibling(name + "-exploded-node.log"));
+        try {
+            node.awaitServing(Duration.ofMinutes(4));
+        } catch (IOException | RuntimeException e) {
+            node.stop();
+            throw e;
+        }
+        return node;
+    }
+
     URI uri(int n) {
         return URI.create(nodes.get(n).url());
     }

@@ -210,6 +210,94 @@ class ReliabilityIT {
         assertThat(Reliability.count(cluster, List.of("configurator:" + id))).isZero();
     }
 
+    @Test
+    void aRedeployWithSessionsOpenReleasesTheirLocksAtOnceAndTheirNextRequestsAreToldWithoutLosingWhatWasTyped()
+            throws Exception {
+        java.nio.file.Path exploded = java.nio.file.Files.createTempDirectory("editlock-exploded-");
+        com.editlock.launcher.PayaraNode node = cluster.startExploded(exploded);
+        try {
+            URI base = URI.create(node.url());
+            List<String> keys = cluster.addConfigurators(3);
+            List<String> held = List.of(keys.get(0), keys.get(5), keys.get(8)); // a whole one, variables, a screen's
+            String screenId = keys.get(8).split(":")[1];
+            ApiClient omar = new ApiClient(base, Duration.ofSeconds(30));
+            assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
+            assertThat(omar.acquire(held.get(0), "WRITE").status()).isEqualTo(201);
+            assertThat(omar.acquire(held.get(1), "WRITE").status()).isEqualTo(201);
+            Browser sara = new Browser(base);
+            sara.login("sara", "demo");
+            sara.get("configurator.xhtml?id=" + screenId);
+            assertThat(sara.page()).contains("You are editing");
+            long mark = lastEvent();
+            long logBefore = java.nio.file.Files.size(node.log());
+
+            java.nio.file.Files.writeString(exploded.resolve(".reload"), "redeploy"); // Payara Micro redeploys
+            await("the sessions' locks end with the old deployment").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> Reliability.count(cluster, held) == 0);
+            assertThat(eventsSince(mark, held)).as("released by the sessions' end, not left to the lease")
+                    .containsExactlyInAnyOrder(held.get(0) + " SESSION_ENDED", held.get(1) + " SESSION_ENDED",
+                            held.get(2) + " SESSION_ENDED");
+            await("the new deployment serves").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> new ApiClient(base, Duration.ofSeconds(5)).send("GET", "login.xhtml", null)
+                            .status() == 200);
+
+            ApiClient.Answer again = omar.send("GET", "api/locks", null);
+            assertThat(again.status()).as("the old API session is gone: log in again").isEqualTo(401);
+            assertThat(again.json().getString("error")).contains("Log in");
+            var saved = sara.submit("edit", java.util.Map.of("edit:name", "Typed before the redeploy"), "edit:save");
+            assertThat(saved.statusCode()).isEqualTo(401);
+            assertThat(sara.testId("error-message").orElseThrow()).contains("nothing was saved");
+            assertThat(sara.testId("typed-values").orElseThrow()).as("what was typed is shown to copy")
+                    .contains("Typed before the redeploy");
+            assertThat(lastVersionOf(screenId)).as("nothing was saved").isEqualTo(1);
+
+            ApiClient fresh = new ApiClient(base, Duration.ofSeconds(30));
+            assertThat(fresh.login("omar", "demo").status()).isEqualTo(200);
+            assertThat(fresh.acquire(held.get(0), "WRITE").status()).as("the new deployment grants").isEqualTo(201);
+            assertThat(fresh.release(held.get(0)).status()).isEqualTo(204);
+            String log = java.nio.file.Files.readString(node.log()).substring((int) logBefore);
+            assertThat(log).as("the old deployment's feed and sweep stop before its data source goes")
+                    .doesNotContain("lock feed cannot read").doesNotContain("Lock sweep failed")
+                    .doesNotContain("could not be released");
+        } finally {
+            node.stop();
+        }
+    }
+
+    private static long lastVersionOf(String configuratorId) throws Exception {
+        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement("select v.value from "
+                + "configurator c join aggregate_version v on v.id = c.version_id where c.id = ?")) {
+            ps.setLong(1, Long.parseLong(configuratorId));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static long lastEvent() throws Exception {
+        try (Connection c = cluster.connect(); var s = c.createStatement();
+                ResultSet rs = s.executeQuery("select coalesce(max(id), 0) from lock_event")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static List<String> eventsSince(long mark, List<String> keys) throws Exception {
+        List<String> events = new ArrayList<>();
+        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement(
+                "select resource_key, event_type from lock_event where id > ? and resource_key = any (?) order by id")) {
+            ps.setLong(1, mark);
+            ps.setArray(2, c.createArrayOf("varchar", keys.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    events.add(rs.getString(1) + " " + rs.getString(2));
+                }
+            }
+        }
+        return events;
+    }
+
     private static void awaitWaiting(int sessions) {
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             try (Connection c = cluster.connect(); var s = c.createStatement(); ResultSet rs = s.executeQuery(

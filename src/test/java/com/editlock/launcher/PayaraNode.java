@@ -91,6 +91,11 @@ public final class PayaraNode {
         return process.isAlive();
     }
 
+    /** The node's log file (Payara's output, appended). */
+    public Path log() {
+        return log;
+    }
+
     public int port() {
         return port;
     }

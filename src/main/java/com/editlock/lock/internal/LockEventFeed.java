@@ -73,8 +73,12 @@ public class LockEventFeed {
         reader.start();
     }
 
+    /**
+     * Stops reading. Called when the application stops (before its data source goes away on an undeploy or a
+     * redeploy, so the last read does not fail noisily) and again as the bean is destroyed.
+     */
     @PreDestroy
-    void stop() {
+    public void stop() {
         running = false;
         reader.interrupt();
     }
@@ -97,6 +101,9 @@ public class LockEventFeed {
                 backoff = POLL_MILLIS;
                 lastReadMillis = System.currentTimeMillis();
             } catch (SQLException | RuntimeException e) {
+                if (!running) {
+                    return; // the application is stopping and its data source with it
+                }
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
                 LOG.log(Level.WARNING, "The lock feed cannot read the history; trying again in " + backoff + " ms.", e);
             }

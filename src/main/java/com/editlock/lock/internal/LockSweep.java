@@ -52,6 +52,7 @@ public class LockSweep {
     MetricRegistry metrics;
 
     private final AtomicBoolean running = new AtomicBoolean();
+    private volatile boolean stopped;
     /** When the history was last purged of lines past the retention (once an hour is plenty). */
     private volatile long lastPurge;
 
@@ -61,9 +62,15 @@ public class LockSweep {
         timers.createIntervalTimer(every, every, new TimerConfig("lock-sweep", false));
     }
 
+    /** Stops sweeping: the application is stopping (the other nodes' sweeps, or the next start's, carry on). */
+    public void stop() {
+        stopped = true;
+        timers.getTimers().forEach(jakarta.ejb.Timer::cancel);
+    }
+
     @Timeout
     void sweep() {
-        if (!running.compareAndSet(false, true)) {
+        if (stopped || !running.compareAndSet(false, true)) {
             return; // the previous sweep is still busy; skip this tick rather than queue behind it
         }
         try {
@@ -83,7 +90,7 @@ public class LockSweep {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Lock sweep failed; retrying at the next tick.", e);
+            LOG.log(stopped ? Level.FINE : Level.WARNING, "Lock sweep failed; retrying at the next tick.", e);
         } finally {
             running.set(false);
         }
