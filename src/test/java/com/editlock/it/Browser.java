@@ -49,6 +49,11 @@ public final class Browser {
         return r;
     }
 
+    /** A GET beside the current page (an API call of the same session), which stays the page to submit from. */
+    public HttpResponse<String> peek(String path) {
+        return send(request(path).GET());
+    }
+
     public HttpResponse<String> postJson(String path, String json) {
         return send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));

@@ -40,8 +40,29 @@ final class ClusterTorture {
     record Plan(int clients, long operations, Duration maxDuration, long seed, boolean storeMayFail) {
     }
 
+    /**
+     * {@code releaseDelays}: per layer, the worst time from the cause (a tab cut off, a tab's goodbye, a logout) to
+     * the lock's end in the history; {@code layerViolations}: locks that outlived their layer's bound (tab grace + 1 s
+     * for a closed tab, the call itself for a goodbye or a logout).
+     */
     record Result(long operations, Map<String, Long> counts, long unexpected, List<String> samples,
-            TortureChecker.Report report, Duration took) {
+            TortureChecker.Report report, Duration took, Map<String, Duration> releaseDelays,
+            List<String> layerViolations) {
+
+        /** Every violation: the checker's and the layers'. */
+        List<String> violations() {
+            List<String> all = new ArrayList<>(report.violations());
+            all.addAll(layerViolations);
+            return all;
+        }
+    }
+
+    /** The page of each kind of lock a screen user opens, by the key's pattern. */
+    private static final java.util.regex.Pattern SOCKET = java.util.regex.Pattern.compile(
+            "faces\\.push\\.init\\('editlockSocket','([^']+)'");
+
+    /** Layers whose release the clients cause and time: what a client did, to which lock, when it started. */
+    private record Cause(String layer, long token, String owner, Instant at, Instant callEnded) {
     }
 
     /** One grant as a client saw it. */
@@ -60,6 +81,9 @@ final class ClusterTorture {
     private final ConcurrentLinkedQueue<Object[]> renewals = new ConcurrentLinkedQueue<>(); // client, gen, before, after
     private final ConcurrentLinkedQueue<Object[]> releases = new ConcurrentLinkedQueue<>(); // token, before, after
     private final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>(); // token, at
+    private final ConcurrentLinkedQueue<Cause> causes = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Object[]> logouts = new ConcurrentLinkedQueue<>(); // client, gen, before, after
+    private final java.net.http.HttpClient sockets = java.net.http.HttpClient.newHttpClient();
 
     ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
         this.cluster = cluster;
@@ -94,12 +118,81 @@ final class ClusterTorture {
         // Let the last leases run out and the sweep remove them, so the history is complete.
         Thread.sleep(Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 2).toMillis());
         TortureChecker.Report report;
+        Map<String, Duration> delays = new TreeMap<>();
+        List<String> layerViolations = new ArrayList<>();
         try (Connection c = cluster.connect()) {
             report = check(c, mark);
+            layers(c, mark, delays, layerViolations);
         }
+        delays.put("lease (lapse → removed)", report.worstExpiryDelay());
         Map<String, Long> totals = new TreeMap<>();
         counts.forEach((k, v) -> totals.put(k, v.get()));
-        return new Result(operations.get(), totals, unexpected.get(), List.copyOf(samples), report, took);
+        return new Result(operations.get(), totals, unexpected.get(), List.copyOf(samples), report, took, delays,
+                layerViolations);
+    }
+
+    /**
+     * How soon each release layer the clients caused took effect, from the history: a tab cut off (no goodbye) must be
+     * released within the tab grace + 1 s, a tab's goodbye and a logout within their own call.
+     */
+    private void layers(Connection c, long mark, Map<String, Duration> worst, List<String> violations)
+            throws Exception {
+        Map<Long, Object[]> endOf = new HashMap<>(); // token -> type, at
+        Map<String, List<Object[]>> sessionEnds = new HashMap<>(); // owner -> [token, at]
+        try (PreparedStatement ps = c.prepareStatement("select fencing_token, event_type, occurred_at, owner_id "
+                + "from lock_event where id > ? and event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', "
+                + "'EXPIRED', 'FORCE_RELEASED')")) {
+            ps.setLong(1, mark);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Instant at = rs.getTimestamp(3).toInstant();
+                    endOf.put(rs.getLong(1), new Object[] {rs.getString(2), at});
+                    if (rs.getString(2).equals("SESSION_ENDED")) {
+                        sessionEnds.computeIfAbsent(rs.getString(4), o -> new ArrayList<>())
+                                .add(new Object[] {rs.getLong(1), at});
+                    }
+                }
+            }
+        }
+        Duration grace = Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 1);
+        for (Cause cause : causes) {
+            Object[] end = endOf.get(cause.token());
+            if (end == null) {
+                violations.add(String.format("token %d: its tab %s at %s but the lock never ended", cause.token(),
+                        cause.layer(), cause.at()));
+                continue;
+            }
+            Duration delay = Duration.between(cause.at(), (Instant) end[1]);
+            boolean closed = cause.layer().equals("was cut off");
+            Instant bound = closed ? cause.at().plus(grace) : cause.callEnded().plusMillis(2);
+            if (((Instant) end[1]).isAfter(bound)) {
+                violations.add(String.format("token %d: its tab %s at %s, the lock ended (%s) only %d ms later",
+                        cause.token(), cause.layer(), cause.at(), end[0], delay.toMillis()));
+            }
+            if (end[0].equals("VIEW_CLOSED")) {
+                worst.merge(closed ? "tab closed (socket cut, grace " + Cluster.TAB_GRACE_SECONDS + " s)"
+                        : "tab left (its goodbye)", delay, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+            }
+        }
+        Map<String, String> ownerOfGeneration = ownersOfGenerations();
+        for (Object[] logout : logouts) {
+            String owner = ownerOfGeneration.get(logout[0] + "/" + logout[1]);
+            for (Object[] ended : owner == null ? List.<Object[]>of() : sessionEnds.getOrDefault(owner, List.of())) {
+                Duration delay = Duration.between((Instant) logout[2], (Instant) ended[1]);
+                if (((Instant) ended[1]).isAfter(((Instant) logout[3]).plusMillis(2))) {
+                    violations.add(String.format("token %d: its session was logged out at %s, the lock ended only "
+                            + "%d ms later", (Long) ended[0], logout[2], delay.toMillis()));
+                }
+                worst.merge("session ended (logout)", delay, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+            }
+        }
+    }
+
+    /** Which owner (session) each client generation was, from the history of its grants. */
+    private final Map<String, String> generationOwners = new ConcurrentHashMap<>();
+
+    private Map<String, String> ownersOfGenerations() {
+        return generationOwners;
     }
 
     private TortureChecker.Report check(Connection c, long mark) throws Exception {
@@ -129,6 +222,7 @@ final class ClusterTorture {
         for (Seen g : ordered) {
             String owner = ownerOf.getOrDefault(g.token(), "unknown-" + g.client() + "-" + g.generation());
             ownerOfGeneration.putIfAbsent(g.client() + "/" + g.generation(), owner);
+            generationOwners.putIfAbsent(g.client() + "/" + g.generation(), owner);
             LockKey key = LockKey.parse(g.key());
             LockKey aggregate = key.kind() == LockKey.Kind.ITEM_FILTERS
                     ? LockKey.configurator(itemToConfigurator.get(key.id())) : LockKey.configurator(key.id());
@@ -201,12 +295,34 @@ final class ClusterTorture {
         }
     }
 
-    /** The admin is client 0; the others are editors. */
+    /** A screen user's open tab: its page, its view token, its socket, and its lock's token while it edits. */
+    private static final class Tab {
+        final String key;
+        final String page;
+        final String view;
+        final java.net.http.WebSocket socket;
+        Long token;
+
+        Tab(String key, String page, String view, java.net.http.WebSocket socket) {
+            this.key = key;
+            this.page = page;
+            this.view = view;
+            this.socket = socket;
+        }
+    }
+
+    /**
+     * The admin is client 0; the others are editors. Every fourth editor works through the screens (unless the run
+     * stops the database: the screens' outage answers are tested on their own): one tab at a time, with its socket.
+     */
     private final class Client {
         private final int index;
         private final Random random;
         private final String user;
+        private final boolean screens;
         private ApiClient api;
+        private Browser browser;
+        private Tab tab;
         private int generation;
         private final Map<String, Object[]> held = new HashMap<>(); // key -> token, mode
         private Instant lastBeat = Instant.now();
@@ -215,18 +331,39 @@ final class ClusterTorture {
             this.index = index;
             this.random = new Random(plan.seed() * 31 + index);
             this.user = index == 0 ? "ada" : index % 2 == 0 ? "sara" : "omar";
+            this.screens = !plan.storeMayFail() && index % 4 == 3;
         }
 
         void run(long deadline) {
-            login();
+            if (screens) {
+                screenLogin();
+            } else {
+                login();
+            }
             while (System.nanoTime() < deadline && operations.get() < plan.operations()) {
-                step();
+                if (screens) {
+                    screenStep();
+                } else {
+                    step();
+                }
                 long done = operations.incrementAndGet();
                 if (done % 100_000 == 0) {
                     System.out.printf("  %,d operations, %s%n", done, counts);
                 }
             }
-            api.logout();
+            if (screens) {
+                screenLogout();
+            } else {
+                logout();
+            }
+        }
+
+        private void logout() {
+            Instant before = Instant.now();
+            ApiClient.Answer a = api.logout();
+            if (a.status() == 204) {
+                logouts.add(new Object[] {index, generation, before, Instant.now()});
+            }
         }
 
         private void login() {
@@ -259,7 +396,7 @@ final class ClusterTorture {
                 heartbeat();
             } else if (dice < 9_950) {
                 count("session ended");
-                api.logout();
+                logout();
                 held.clear();
                 generation++;
                 login();
@@ -372,6 +509,185 @@ final class ClusterTorture {
             } else {
                 unexpected("force release " + key, a);
             }
+        }
+
+        // ---- screens ----
+
+        private void screenLogin() {
+            browser = new Browser(cluster.uri(index % cluster.size()));
+            var r = browser.login(user, "demo");
+            if (r.statusCode() != 200 || !browser.page().contains("data-testid=\"logout\"")) {
+                unexpected("screen login", new ApiClient.Answer(r.statusCode(), browser.page(), null, 0));
+            }
+            lastBeat = Instant.now();
+        }
+
+        private void screenLogout() {
+            if (tab != null) {
+                tab.socket.abort();
+                tab = null;
+            }
+            Instant before = Instant.now();
+            int status = browser.post("api/logout").statusCode();
+            if (status == 204) {
+                logouts.add(new Object[] {index, generation, before, Instant.now()});
+            } else {
+                unexpected("screen logout", new ApiClient.Answer(status, browser.page(), null, 0));
+            }
+        }
+
+        private void screenStep() {
+            if (tab == null) {
+                openTab();
+                return;
+            }
+            if (tab.token == null) { // looking only: look a little, then close
+                if (random.nextBoolean()) {
+                    closeTab(random.nextBoolean());
+                } else {
+                    count("screen looked");
+                }
+                return;
+            }
+            if (Duration.between(lastBeat, Instant.now()).toMillis() > Cluster.LEASE_SECONDS * 300L) {
+                tabHeartbeat();
+                return;
+            }
+            int dice = random.nextInt(100);
+            if (dice < 35) {
+                tabHeartbeat();
+            } else if (dice < 60) {
+                screenSave();
+            } else if (dice < 70) {
+                screenDone();
+            } else if (dice < 85) {
+                closeTab(true);
+            } else if (dice < 97) {
+                closeTab(false);
+            } else {
+                count("screen session ended");
+                screenLogout();
+                generation++;
+                screenLogin();
+            }
+        }
+
+        /** Opens the page of a random key (a whole configurator, its variables or an item's filters) in a new tab. */
+        private void openTab() {
+            String key = keys.get(random.nextInt(keys.size()));
+            String[] parts = key.split(":");
+            String page = parts[0].equals("item") ? "filters.xhtml?id=" + parts[1]
+                    : parts.length == 3 ? "variables.xhtml?id=" + parts[1] : "configurator.xhtml?id=" + parts[1];
+            var r = browser.get(page);
+            String html = browser.page();
+            var socket = SOCKET.matcher(html);
+            var view = java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
+            if (r.statusCode() != 200 || !socket.find() || !view.find()) {
+                unexpected("open " + page, new ApiClient.Answer(r.statusCode(), html, null, 0));
+                return;
+            }
+            Instant received = Instant.now();
+            Tab opened = new Tab(key, page, view.group(1), sockets.newWebSocketBuilder()
+                    .header("Cookie", "JSESSIONID=" + browser.sessionId().orElseThrow())
+                    .buildAsync(java.net.URI.create(socket.group(1)), new java.net.http.WebSocket.Listener() { })
+                    .join());
+            if (html.contains("data-editing=\"true\"")) {
+                var mine = browser.peek("api/locks");
+                JsonObject lock = mine.statusCode() != 200 ? null : jakarta.json.Json.createReader(
+                        new java.io.StringReader(mine.body())).readArray().getValuesAs(JsonObject.class).stream()
+                        .filter(l -> l.getString("resource").equals(key)).findFirst().orElse(null);
+                if (lock == null) { // force-released a moment after the grant: the page will say so
+                    count("screen lock gone at once");
+                } else {
+                    opened.token = lock.getJsonNumber("token").longValue();
+                    grants.add(new Seen(index, generation, key, LockMode.valueOf(lock.getString("mode")),
+                            Instant.parse(lock.getString("acquiredAt")), Instant.parse(lock.getString("expiresAt")),
+                            opened.token, received));
+                    lastBeat = received;
+                    count("screen editing");
+                }
+            } else {
+                count("screen read-only");
+            }
+            tab = opened;
+        }
+
+        private void tabHeartbeat() {
+            Instant before = Instant.now();
+            int status = browser.post("api/locks/heartbeat?view=" + tab.view).statusCode();
+            Instant after = Instant.now();
+            if (status == 204) {
+                count("screen heartbeat");
+                renewals.add(new Object[] {index, generation, before, after});
+                lastBeat = after;
+            } else {
+                unexpected("tab heartbeat", new ApiClient.Answer(status, browser.page(), null, 0));
+            }
+        }
+
+        /** Save with a changed name (configurators) or as shown (variables, filters): saved, or refused with the
+         *  typed text still in the form. */
+        private void screenSave() {
+            String typed = "Typed by " + user + " " + index + "/" + operations.get();
+            Map<String, String> fields = tab.page.startsWith("configurator") ? Map.of("edit:name", typed) : Map.of();
+            Instant before = Instant.now();
+            browser.submit("edit", fields, "edit:save");
+            Instant after = Instant.now();
+            String html = browser.page();
+            if (html.contains("Saved \u201c")) {
+                count("screen saved");
+                saves.add(new Object[] {tab.token, before});
+                releases.add(new Object[] {tab.token, before, after});
+                tab.token = null; // the page went to the list; the tab's socket goes with it
+                tab.socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "saved");
+                tab = null;
+            } else if (html.contains("What you typed is still in the form")) {
+                if (!fields.isEmpty() && !html.contains("value=\"" + typed + "\"")) {
+                    unexpected("screen save refused and lost the typed name", new ApiClient.Answer(200, html, null, 0));
+                }
+                count("screen save refused, input kept");
+                tab.token = null;
+            } else {
+                unexpected("screen save", new ApiClient.Answer(200, html, null, 0));
+            }
+        }
+
+        private void screenDone() {
+            Instant before = Instant.now();
+            browser.submit("edit", Map.of(), "edit:done");
+            Instant after = Instant.now();
+            if (browser.page().contains("You are no longer editing")) {
+                count("screen done");
+                releases.add(new Object[] {tab.token, before, after});
+            } else {
+                unexpected("screen done", new ApiClient.Answer(200, browser.page(), null, 0));
+            }
+            tab.socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done");
+            tab = null;
+        }
+
+        /** The tab goes: cut off (a crash, a lost network: no goodbye, the grace runs) or with its goodbye. */
+        private void closeTab(boolean cutOff) {
+            Instant before = Instant.now();
+            if (cutOff) {
+                tab.socket.abort();
+                count("tab cut off");
+                if (tab.token != null) {
+                    causes.add(new Cause("was cut off", tab.token, null, before, before));
+                }
+            } else {
+                int status = browser.post("tab-left?view=" + tab.view).statusCode();
+                Instant after = Instant.now();
+                tab.socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
+                if (status != 204) {
+                    unexpected("tab left", new ApiClient.Answer(status, browser.page(), null, 0));
+                }
+                count("tab left");
+                if (tab.token != null) {
+                    causes.add(new Cause("said goodbye", tab.token, null, before, after));
+                }
+            }
+            tab = null;
         }
     }
 }

@@ -33,9 +33,10 @@ public final class ReliabilityRun {
                     operations, Duration.ofHours(3), seed, false)).run();
             if (Boolean.getBoolean("reliability.tortureOnly")) {
                 System.out.println(t.counts() + " " + t.operations() + " ops in " + t.took().toMillis() + " ms; "
-                        + t.report().violations().size() + " violations, " + t.unexpected() + " unexpected; "
-                        + t.report() + "; locks left: " + Reliability.count(cluster, tortureKeys));
-                t.report().violations().stream().limit(10).forEach(System.out::println);
+                        + t.violations().size() + " violations, " + t.unexpected() + " unexpected; "
+                        + t.report() + "; worst release delays " + t.releaseDelays() + "; locks left: "
+                        + Reliability.count(cluster, tortureKeys));
+                t.violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
                 return;
             }
@@ -47,7 +48,7 @@ public final class ReliabilityRun {
             System.out.println("Ctrl-C …");
             Reliability.Shutdown c = Reliability.ctrlC(cluster, shutdownKeys);
 
-            long violations = t.report().violations().size() + o.load().report().violations().size();
+            long violations = t.violations().size() + o.load().violations().size();
             long unexpected = t.unexpected() + o.load().unexpected() + k.survivorFailures();
             long leftBehind = Reliability.count(cluster, tortureKeys) + Reliability.count(cluster, killKeys)
                     + Reliability.count(cluster, shutdownKeys);
@@ -63,8 +64,9 @@ public final class ReliabilityRun {
             row("violations (torture + outage)", String.valueOf(violations));
             row("unexpected answers", String.valueOf(unexpected));
             row("locks left behind", String.valueOf(leftBehind));
-            row("worst release delay, lease (lapse → removed)", Reliability.millis(t.report().worstExpiryDelay())
-                    + " after the lease ran out (" + t.report().expired() + " expiries)");
+            t.releaseDelays().forEach((layer, worst) -> row("worst release delay, " + layer, Reliability.millis(worst)
+                    + (layer.startsWith("lease") ? " after the lease ran out (" + t.report().expired() + " expiries)"
+                            : "")));
             row("node kill: " + k.locks() + " locks of the killed node free after", Reliability.millis(k.allFreed())
                     + " (bound: lease " + Cluster.LEASE_SECONDS + " s + sweep " + Cluster.SWEEP_SECONDS + " s)");
             row("node kill: the other node's answers", k.survivorRequests() + " requests, " + k.survivorFailures()
@@ -78,8 +80,8 @@ public final class ReliabilityRun {
             row("Ctrl-C with " + c.locks() + " locks: released at shutdown / left", c.releasedAtShutdown() + " / "
                     + c.leftAfterShutdown());
             row("Ctrl-C: the node served again after", Reliability.millis(c.restart()));
-            t.report().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
-            o.load().report().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
+            t.violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
+            o.load().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             t.samples().forEach(s -> System.out.println("UNEXPECTED " + s));
             o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
             failed = violations > 0 || unexpected > 0 || leftBehind > 0;
