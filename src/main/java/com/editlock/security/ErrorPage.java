@@ -22,11 +22,28 @@ public class ErrorPage extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(ErrorPage.class.getName());
 
+    /** The failure is the client's connection having closed (a tab cut off mid-request, say). */
+    static boolean clientGone(Object failure) {
+        for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
+            if (t instanceof IOException && (t.getClass().getSimpleName().equals("ClientAbortException")
+                    || "Connection is closed".equals(t.getMessage()) || "Broken pipe".equals(t.getMessage()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         int status = code instanceof Integer i ? i : 500;
         Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+        if (clientGone(failure)) {
+            // Nobody to answer. Writing anyway is worse than useless on Payara 6.2025.10: after a WebSocket upgrade
+            // whose connection closed, the response objects may already serve another client's request.
+            LOG.log(Level.FINE, "The client's connection closed before its answer", (Throwable) failure);
+            return;
+        }
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
             if (t instanceof ViewExpiredException) { // a session that ended, or a view state that was never ours
                 java.util.Map<String, String> typed = TypedValues.of(request);

@@ -42,12 +42,12 @@ final class ClusterTorture {
 
     /**
      * {@code releaseDelays}: per layer, the worst time from the cause (a tab cut off, a tab's goodbye, a logout) to
-     * the lock's end in the history; {@code layerViolations}: locks that outlived their layer's bound (tab grace + 1 s
-     * for a closed tab, the call itself for a goodbye or a logout).
+     * the lock's end in the history; {@code layerViolations}: locks that outlived their layer's bound (tab grace +
+     * {@link #TAB_SLACK} for a tab cut off, the call itself for a goodbye or a logout).
      */
     record Result(long operations, Map<String, Long> counts, long unexpected, List<String> samples,
             TortureChecker.Report report, Duration took, Map<String, Duration> releaseDelays,
-            List<String> layerViolations) {
+            List<String> layerViolations, List<String> containerDefects) {
 
         /** Every violation: the checker's and the layers'. */
         List<String> violations() {
@@ -128,24 +128,29 @@ final class ClusterTorture {
         Map<String, Long> totals = new TreeMap<>();
         counts.forEach((k, v) -> totals.put(k, v.get()));
         return new Result(operations.get(), totals, unexpected.get(), List.copyOf(samples), report, took, delays,
-                layerViolations);
+                layerViolations, List.copyOf(containerDefects));
     }
 
     /**
      * How soon each release layer the clients caused took effect, from the history: a tab cut off (no goodbye) must be
-     * released within the tab grace + 1 s, a tab's goodbye and a logout within their own call.
+     * released within the tab grace + {@link #TAB_SLACK}, a tab's goodbye and a logout within their own call.
      */
     private void layers(Connection c, long mark, Map<String, Duration> worst, List<String> violations)
             throws Exception {
         Map<Long, Object[]> endOf = new HashMap<>(); // token -> type, at
+        Map<Long, Instant> movedTo = new HashMap<>(); // token -> when a newer tab of its session last took it over
         Map<String, List<Object[]>> sessionEnds = new HashMap<>(); // owner -> [token, at]
         try (PreparedStatement ps = c.prepareStatement("select fencing_token, event_type, occurred_at, owner_id "
                 + "from lock_event where id > ? and event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', "
-                + "'EXPIRED', 'FORCE_RELEASED')")) {
+                + "'EXPIRED', 'FORCE_RELEASED', 'REACQUIRED')")) {
             ps.setLong(1, mark);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Instant at = rs.getTimestamp(3).toInstant();
+                    if (rs.getString(2).equals("REACQUIRED")) {
+                        movedTo.merge(rs.getLong(1), at, (a, b) -> a.isAfter(b) ? a : b);
+                        continue;
+                    }
                     endOf.put(rs.getLong(1), new Object[] {rs.getString(2), at});
                     if (rs.getString(2).equals("SESSION_ENDED")) {
                         sessionEnds.computeIfAbsent(rs.getString(4), o -> new ArrayList<>())
@@ -154,8 +159,11 @@ final class ClusterTorture {
                 }
             }
         }
-        Duration grace = Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 1);
+        Duration grace = Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS).plus(TAB_SLACK);
         for (Cause cause : causes) {
+            if (movedTo.getOrDefault(cause.token(), Instant.MIN).isAfter(cause.at())) {
+                continue; // the session opened the record again in a new tab, which took the lock over (REACQUIRED)
+            }
             Object[] end = endOf.get(cause.token());
             if (end == null) {
                 violations.add(String.format("token %d: its tab %s at %s but the lock never ended", cause.token(),
@@ -187,6 +195,13 @@ final class ClusterTorture {
             }
         }
     }
+
+    /**
+     * How late after the tab grace a cut-off tab's lock may end: the server must first notice the dead connection, and
+     * with the torture on both nodes and PostgreSQL all on 2 cores, the grace timer's task waits for a core (seen: up
+     * to 1.6 s).
+     */
+    static final Duration TAB_SLACK = Duration.ofSeconds(2);
 
     /** Which owner (session) each client generation was, from the history of its grants. */
     private final Map<String, String> generationOwners = new ConcurrentHashMap<>();
@@ -280,7 +295,30 @@ final class ClusterTorture {
         return slowest503What;
     }
 
+    /**
+     * Faults of the container's WebSocket layer (Payara 6.2025.10: servlet upgrade + Tyrus), not of Editlock: a push
+     * frame meant for a tab whose connection was just closing written into another client's answer, and a WebSocket
+     * handshake never answered. Counted and reported apart (README, "Known container faults"): no Editlock change can
+     * prevent them, and neither breaks a lock promise (the frame says only "look again"; a tab without its socket keeps
+     * its lock by heartbeats and loses it by its lease).
+     */
+    private final ConcurrentLinkedQueue<String> containerDefects = new ConcurrentLinkedQueue<>();
+
+    /** A Faces push message, as it travels in a WebSocket frame. */
+    private static final String PUSH_FRAME = "{\"data\":{\"";
+
+    private void containerDefect(String what, String detail) {
+        count("container: " + what);
+        if (containerDefects.size() < 20) {
+            containerDefects.add(what + ": " + detail.substring(0, Math.min(160, detail.length())));
+        }
+    }
+
     private void unexpected(String what, ApiClient.Answer a) {
+        if (a.body().contains(PUSH_FRAME)) {
+            containerDefect("a push frame in another answer", what + " → " + a.status() + " " + a.body());
+            return;
+        }
         if (plan.storeMayFail() && a.status() == 503 && a.retryAfter() != null) {
             count("503 while the store was down");
             long millis = a.micros() / 1000;
@@ -308,6 +346,18 @@ final class ClusterTorture {
             this.page = page;
             this.view = view;
             this.socket = socket;
+        }
+
+        /** Cut off, or closed as a browser closes a page's socket (without waiting for the server's reply). */
+        void closeSocket(boolean cutOff) {
+            if (socket == null) {
+                return;
+            }
+            if (cutOff) {
+                socket.abort();
+            } else {
+                socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
+            }
         }
     }
 
@@ -524,7 +574,7 @@ final class ClusterTorture {
 
         private void screenLogout() {
             if (tab != null) {
-                tab.socket.abort();
+                tab.closeSocket(true);
                 tab = null;
             }
             Instant before = Instant.now();
@@ -587,10 +637,19 @@ final class ClusterTorture {
                 return;
             }
             Instant received = Instant.now();
-            Tab opened = new Tab(key, page, view.group(1), sockets.newWebSocketBuilder()
-                    .header("Cookie", "JSESSIONID=" + browser.sessionId().orElseThrow())
-                    .buildAsync(java.net.URI.create(socket.group(1)), new java.net.http.WebSocket.Listener() { })
-                    .join());
+            java.net.http.WebSocket connected = null;
+            try {
+                connected = sockets.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
+                        .header("Cookie", "JSESSIONID=" + browser.sessionId().orElseThrow())
+                        .buildAsync(java.net.URI.create(socket.group(1)), new java.net.http.WebSocket.Listener() { })
+                        .get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                containerDefect("WebSocket handshake unanswered in 10 s", page + " " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            Tab opened = new Tab(key, page, view.group(1), connected);
             if (html.contains("data-editing=\"true\"")) {
                 var mine = browser.peek("api/locks");
                 JsonObject lock = mine.statusCode() != 200 ? null : jakarta.json.Json.createReader(
@@ -639,7 +698,7 @@ final class ClusterTorture {
                 saves.add(new Object[] {tab.token, before});
                 releases.add(new Object[] {tab.token, before, after});
                 tab.token = null; // the page went to the list; the tab's socket goes with it
-                tab.socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "saved");
+                tab.closeSocket(false);
                 tab = null;
             } else if (html.contains("What you typed is still in the form")) {
                 if (!fields.isEmpty() && !html.contains("value=\"" + typed + "\"")) {
@@ -662,14 +721,14 @@ final class ClusterTorture {
             } else {
                 unexpected("screen done", new ApiClient.Answer(200, browser.page(), null, 0));
             }
-            tab.socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done");
+            tab.closeSocket(false);
             tab = null;
         }
 
         /** The tab goes: cut off (a crash, a lost network: no goodbye, the grace runs) or with its goodbye. */
         private void closeTab(boolean cutOff) {
             Instant before = Instant.now();
-            if (cutOff) {
+            if (cutOff && tab.socket != null) { // (a tab whose handshake went unanswered can only say goodbye)
                 tab.socket.abort();
                 count("tab cut off");
                 if (tab.token != null) {
@@ -678,7 +737,7 @@ final class ClusterTorture {
             } else {
                 int status = browser.post("tab-left?view=" + tab.view).statusCode();
                 Instant after = Instant.now();
-                tab.socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
+                tab.closeSocket(false);
                 if (status != 204) {
                     unexpected("tab left", new ApiClient.Answer(status, browser.page(), null, 0));
                 }

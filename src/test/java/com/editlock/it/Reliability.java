@@ -224,6 +224,92 @@ final class Reliability {
         return new Shutdown(held.size(), released, left, restart);
     }
 
+    // ---- WebSocket churn (the container's faults) ----
+
+    record Churn(long tabs, long handshakesUnanswered, long answersChecked, List<String> corrupted) {
+    }
+
+    /**
+     * The reproduction of the container's WebSocket faults (README, "Known container faults"): three sessions open a
+     * record read-only in a tab and close it again, half politely and half cut off, over and over, while an admin
+     * takes and releases the record's lock without pause (every change is pushed to its open tabs), and three other
+     * sessions' answers are checked. Counts handshakes left unanswered for 10 s and answers carrying a push frame.
+     */
+    static Churn websocketChurn(Cluster cluster, String watched, Duration during) throws Exception {
+        String id = watched.split(":")[1];
+        java.net.URI node = cluster.uri(0);
+        java.net.http.HttpClient sockets = java.net.http.HttpClient.newHttpClient();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong tabs = new AtomicLong();
+        AtomicLong unanswered = new AtomicLong();
+        AtomicLong checked = new AtomicLong();
+        java.util.concurrent.ConcurrentLinkedQueue<String> corrupted = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.regex.Pattern socket = java.util.regex.Pattern.compile(
+                "faces\\.push\\.init\\('editlockSocket','([^']+)'");
+        List<CompletableFuture<Void>> work = new ArrayList<>();
+        work.add(CompletableFuture.runAsync(() -> {
+            ApiClient ada = new ApiClient(node, Duration.ofSeconds(10));
+            ada.login("ada", "demo");
+            while (running.get()) {
+                ada.acquire(watched, "WRITE");
+                ada.release(watched);
+            }
+            ada.logout();
+        }));
+        for (int t = 0; t < 3; t++) {
+            work.add(CompletableFuture.runAsync(() -> {
+                Browser b = new Browser(node);
+                b.login("sara", "demo");
+                while (running.get()) {
+                    b.get("configurator.xhtml?view=true&id=" + id);
+                    var m = socket.matcher(b.page());
+                    if (!m.find()) {
+                        corrupted.add("a page without its socket: " + b.page().substring(0,
+                                Math.min(120, b.page().length())));
+                        continue;
+                    }
+                    java.net.http.WebSocket ws;
+                    try {
+                        ws = sockets.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
+                                .header("Cookie", "JSESSIONID=" + b.sessionId().orElseThrow())
+                                .buildAsync(java.net.URI.create(m.group(1)), new java.net.http.WebSocket.Listener() { })
+                                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        unanswered.incrementAndGet();
+                        continue;
+                    }
+                    sleep(20);
+                    if (tabs.incrementAndGet() % 2 == 0) {
+                        ws.abort();
+                    } else {
+                        ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
+                    }
+                }
+                b.post("api/logout");
+            }));
+        }
+        for (int t = 0; t < 3; t++) {
+            work.add(CompletableFuture.runAsync(() -> {
+                ApiClient omar = new ApiClient(node, Duration.ofSeconds(10));
+                omar.login("omar", "demo");
+                while (running.get()) {
+                    ApiClient.Answer a = omar.send("GET", "api/locks", null);
+                    checked.incrementAndGet();
+                    if (a.status() != 200 || !a.body().startsWith("[")) {
+                        corrupted.add(a.status() + " " + a.body().substring(0, Math.min(120, a.body().length())));
+                    }
+                }
+                omar.logout();
+            }));
+        }
+        Thread.sleep(during.toMillis());
+        running.set(false);
+        for (CompletableFuture<Void> w : work) {
+            w.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        return new Churn(tabs.get(), unanswered.get(), checked.get(), List.copyOf(corrupted));
+    }
+
     // ---- helpers ----
 
     private static void sleep(long millis) {

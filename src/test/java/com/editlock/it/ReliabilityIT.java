@@ -54,6 +54,7 @@ class ReliabilityIT {
                 Duration.ofMinutes(3), System.nanoTime(), false)).run();
         System.out.printf("Two-node torture: %,d operations in %d s %s; %s; worst release delays %s%n",
                 r.operations(), r.took().toSeconds(), r.counts(), r.report(), r.releaseDelays());
+        r.containerDefects().forEach(d -> System.out.println("Container WebSocket fault (not Editlock's): " + d));
         assertThat(r.samples()).as("every answer was one the API and the screens promise").isEmpty();
         assertThat(r.violations()).isEmpty();
         assertThat(r.counts()).containsKeys("acquired", "refused", "released", "saved", "heartbeat",

@@ -7,7 +7,10 @@ import java.util.Locale;
 /**
  * {@code mvn -Preliability}: every fault against two Payara Micro nodes on one PostgreSQL, with the figures the README
  * keeps. {@code -Dreliability.operations} (100,000) and {@code -Dreliability.clients} (16) size the torture,
- * {@code -Dreliability.outage.seconds} (30) the outage. Exits with 1 when anything is violated or left behind.
+ * {@code -Dreliability.outage.seconds} (30) the outage, {@code -Dreliability.maxMinutes} (180) bounds the torture in
+ * time; {@code -Dreliability.tortureOnly=true} runs only the torture, {@code -Dreliability.churnOnly=true} only the
+ * reproduction of the container's WebSocket faults ({@code -Dreliability.churn.seconds}, 120). Exits with 1 when
+ * anything is violated or left behind.
  */
 public final class ReliabilityRun {
 
@@ -28,9 +31,18 @@ public final class ReliabilityRun {
             List<String> otherKeys = cluster.addConfigurators(2);
             List<String> shutdownKeys = cluster.addConfigurators(5);
 
+            if (Boolean.getBoolean("reliability.churnOnly")) { // the container faults' reproduction alone
+                Reliability.Churn w = Reliability.websocketChurn(cluster, otherKeys.get(4),
+                        Duration.ofSeconds(Integer.getInteger("reliability.churn.seconds", 120)));
+                System.out.println("WebSocket churn: " + w.tabs() + " tabs, " + w.handshakesUnanswered()
+                        + " handshakes unanswered, " + w.answersChecked() + " answers checked, "
+                        + w.corrupted().size() + " corrupted");
+                w.corrupted().stream().limit(5).forEach(x -> System.out.println("CONTAINER (churn) " + x));
+                return;
+            }
             System.out.printf(Locale.ROOT, "Torture: %,d operations, %d clients, seed %d …%n", operations, clients, seed);
             ClusterTorture.Result t = new ClusterTorture(cluster, tortureKeys, new ClusterTorture.Plan(clients,
-                    operations, Duration.ofHours(3), seed, false)).run();
+                    operations, Duration.ofMinutes(Long.getLong("reliability.maxMinutes", 180)), seed, false)).run();
             if (Boolean.getBoolean("reliability.tortureOnly")) {
                 System.out.println(t.counts() + " " + t.operations() + " ops in " + t.took().toMillis() + " ms; "
                         + t.violations().size() + " violations, " + t.unexpected() + " unexpected; "
@@ -38,6 +50,7 @@ public final class ReliabilityRun {
                         + Reliability.count(cluster, tortureKeys));
                 t.violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
+                t.containerDefects().forEach(d -> System.out.println("CONTAINER " + d));
                 return;
             }
             System.out.println("Node kill …");
@@ -47,6 +60,9 @@ public final class ReliabilityRun {
                     Math.max(4, clients / 2), seed + 1, () -> { });
             System.out.println("Ctrl-C …");
             Reliability.Shutdown c = Reliability.ctrlC(cluster, shutdownKeys);
+            System.out.println("WebSocket churn (the container's faults) …");
+            Reliability.Churn w = Reliability.websocketChurn(cluster, otherKeys.get(4),
+                    Duration.ofSeconds(Integer.getInteger("reliability.churn.seconds", 120)));
 
             long violations = t.violations().size() + o.load().violations().size();
             long unexpected = t.unexpected() + o.load().unexpected() + k.survivorFailures();
@@ -64,6 +80,9 @@ public final class ReliabilityRun {
             row("violations (torture + outage)", String.valueOf(violations));
             row("unexpected answers", String.valueOf(unexpected));
             row("locks left behind", String.valueOf(leftBehind));
+            row("container WebSocket faults (README: Known container faults)", t.counts().entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("container: ")).map(e -> e.getKey().substring(11) + ": "
+                            + e.getValue()).reduce((a, b) -> a + "; " + b).orElse("none"));
             t.releaseDelays().forEach((layer, worst) -> row("worst release delay, " + layer, Reliability.millis(worst)
                     + (layer.startsWith("lease") ? " after the lease ran out (" + t.report().expired() + " expiries)"
                             : "")));
@@ -80,9 +99,15 @@ public final class ReliabilityRun {
             row("Ctrl-C with " + c.locks() + " locks: released at shutdown / left", c.releasedAtShutdown() + " / "
                     + c.leftAfterShutdown());
             row("Ctrl-C: the node served again after", Reliability.millis(c.restart()));
+            row("WebSocket churn: tabs opened and closed / handshakes unanswered in 10 s", w.tabs() + " / "
+                    + w.handshakesUnanswered());
+            row("WebSocket churn: other sessions' answers checked / corrupted", w.answersChecked() + " / "
+                    + w.corrupted().size());
+            w.corrupted().stream().limit(5).forEach(x -> System.out.println("CONTAINER (churn) " + x));
             t.violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             o.load().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             t.samples().forEach(s -> System.out.println("UNEXPECTED " + s));
+            t.containerDefects().forEach(s -> System.out.println("CONTAINER " + s));
             o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
             failed = violations > 0 || unexpected > 0 || leftBehind > 0;
         }

@@ -1,0 +1,22 @@
+package com.editlock.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+class ErrorPageTest {
+
+    @Test
+    void aClosedClientConnectionAnywhereInTheCauseChainGetsNoAnswer() {
+        assertThat(ErrorPage.clientGone(new RuntimeException(new IOException("Connection is closed")))).isTrue();
+        assertThat(ErrorPage.clientGone(new IOException("Broken pipe"))).isTrue();
+    }
+
+    @Test
+    void anyOtherFailureIsAnswered() {
+        assertThat(ErrorPage.clientGone(new IOException("Disk full"))).isFalse();
+        assertThat(ErrorPage.clientGone(new IllegalStateException("boom"))).isFalse();
+        assertThat(ErrorPage.clientGone(null)).isFalse();
+    }
+}
