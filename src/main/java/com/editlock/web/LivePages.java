@@ -86,7 +86,6 @@ public class LivePages {
     /** The page's view ended (left for another view, evicted, session over): forget it, release nothing here. */
     void forget(String viewToken) {
         pages.remove(viewToken);
-        sendLocks.remove(viewToken);
         tabs.forget(viewToken);
         presence.leave(viewToken);
     }
@@ -110,24 +109,7 @@ public class LivePages {
 
     void closed(@Observes @WebsocketEvent.Closed WebsocketEvent event) {
         if (CHANNEL.equals(event.getChannel()) && event.getUser() != null) {
-            String token = event.getUser().toString();
-            java.util.concurrent.locks.ReentrantLock lock = sendLocks.get(token);
-            boolean held = false;
-            try { // waits for a push to this tab that is under way (bounded: a close must never hang on a push)
-                held = lock != null && lock.tryLock(1, TimeUnit.SECONDS);
-                if (lock != null && !held) {
-                    LOG.info("A tab's close waited 1 s for a push to it; closing anyway.");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            try {
-                tabs.closed(token);
-            } finally {
-                if (held) {
-                    lock.unlock();
-                }
-            }
+            tabs.closed(event.getUser().toString());
         }
     }
 
@@ -163,27 +145,14 @@ public class LivePages {
         send(Map.of("type", "presence", "resource", change.key().toString()), watching);
     }
 
-    /**
-     * Sends to each tab under that tab's send lock. The container (Payara 6.2025.10) can write a push that races the
-     * close of its tab's connection into another client's response once the closed connection's objects are recycled;
-     * the close event ({@link #closed}) takes the same lock, so no push to a tab is half-way through while the
-     * container closes that tab's connection, and once the close is handled Faces no longer sends to it.
-     */
     private void send(Map<String, String> message, List<String> viewTokens) {
-        for (String token : viewTokens) {
-            java.util.concurrent.locks.ReentrantLock lock = sendLocks.computeIfAbsent(token,
-                    t -> new java.util.concurrent.locks.ReentrantLock());
-            lock.lock();
-            try {
-                push.send(message, token);
-            } catch (RuntimeException e) {
-                LOG.log(Level.FINE, "Could not push to an open page", e);
-            } finally {
-                lock.unlock();
-            }
+        if (viewTokens.isEmpty()) {
+            return;
+        }
+        try {
+            push.send(message, viewTokens);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "Could not push to open pages", e);
         }
     }
-
-    /** One lock per tab, held while pushing to it and while its socket's close is handled. */
-    private final Map<String, java.util.concurrent.locks.ReentrantLock> sendLocks = new ConcurrentHashMap<>();
 }
