@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -105,7 +106,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return unauthorized(request, response, "Log in with HTTP Basic (user and password), then keep the session "
                     + "cookie.");
         }
-        java.util.Map<String, String> typed = TypedValues.of(request);
+        Map<String, String> typed = TypedValues.of(request);
         if (!typed.isEmpty()) { // an editor's Save after its session ended: a redirect would lose what was typed
             return sessionEnded(request, response, typed);
         }
@@ -230,7 +231,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     }
 
     private static AuthenticationStatus sessionEnded(HttpServletRequest request, HttpServletResponse response,
-            java.util.Map<String, String> typed) {
+            Map<String, String> typed) {
         response.setHeader("WWW-Authenticate", "Session realm=\"Editlock\"");
         try {
             ErrorAnswers.send(request, response, HttpServletResponse.SC_UNAUTHORIZED, "Your session has ended",

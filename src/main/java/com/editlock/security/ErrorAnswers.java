@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Map;
 
 /**
  * Editlock's own error answers: a JSON {@code {"error": "…"}} under {@code /api}, a plain page with the same sentence
@@ -22,7 +23,7 @@ public final class ErrorAnswers {
     /** The same, with a heading of its own for the page. */
     public static void send(HttpServletRequest request, HttpServletResponse response, int status, String title,
             String message) throws IOException {
-        send(request, response, status, title, message, java.util.Map.of());
+        send(request, response, status, title, message, Map.of());
     }
 
     /**
@@ -30,7 +31,7 @@ public final class ErrorAnswers {
      * because the request that carried it could not be processed.
      */
     public static void send(HttpServletRequest request, HttpServletResponse response, int status, String title,
-            String message, java.util.Map<String, String> typed) throws IOException {
+            String message, Map<String, String> typed) throws IOException {
         if (response.isCommitted()) {
             return;
         }
@@ -60,7 +61,7 @@ public final class ErrorAnswers {
         out.flush();
     }
 
-    private static String typed(java.util.Map<String, String> typed) {
+    private static String typed(Map<String, String> typed) {
         if (typed.isEmpty()) {
             return "";
         }

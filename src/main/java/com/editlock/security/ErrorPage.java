@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -22,11 +23,20 @@ public class ErrorPage extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(ErrorPage.class.getName());
 
-    /** The failure is the client's connection having closed (a tab cut off mid-request, say). */
+    /**
+     * Nobody can be answered: the client's connection closed (a tab cut off mid-request, say), or the container's own
+     * request plumbing failed (its request or response objects broken, as when a WebSocket upgrade's connection closes
+     * under it), so an answer written through them may reach another client.
+     */
     static boolean clientGone(Object failure) {
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
             if (t instanceof IOException && (t.getClass().getSimpleName().equals("ClientAbortException")
                     || "Connection is closed".equals(t.getMessage()) || "Broken pipe".equals(t.getMessage()))) {
+                return true;
+            }
+            StackTraceElement[] frames = t.getStackTrace();
+            if (frames.length > 0 && (frames[0].getClassName().startsWith("org.apache.catalina.connector.")
+                    || frames[0].getClassName().startsWith("org.glassfish.grizzly."))) {
                 return true;
             }
         }
@@ -40,17 +50,18 @@ public class ErrorPage extends HttpServlet {
         Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
         if (clientGone(failure)) {
             // Nobody to answer. Writing anyway is worse than useless on Payara 6.2025.10: after a WebSocket upgrade
-            // whose connection closed, the response objects may already serve another client's request.
+            // whose connection closed, the request and response objects may already serve another client's request
+            // (seen: the error page of a failed upgrade answered an API call with 503).
             LOG.log(Level.FINE, "The client's connection closed before its answer", (Throwable) failure);
             return;
         }
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
             if (t instanceof ViewExpiredException) { // a session that ended, or a view state that was never ours
-                java.util.Map<String, String> typed = TypedValues.of(request);
+                Map<String, String> typed = TypedValues.of(request);
                 ErrorAnswers.send(request, response, 400, "This page has expired", "Your session ended or the page "
                         + "was open too long, so its locks were released and nothing was saved. "
-                        + (typed.isEmpty() ? "" : "What you typed is below: copy it, then ")
-                        + "Open the configurators again.", typed);
+                        + (typed.isEmpty() ? "Open" : "What you typed is below: copy it, then open")
+                        + " the configurators again.", typed);
                 return;
             }
         }

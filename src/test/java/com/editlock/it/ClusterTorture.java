@@ -58,12 +58,8 @@ final class ClusterTorture {
         }
     }
 
-    /** The page of each kind of lock a screen user opens, by the key's pattern. */
-    private static final java.util.regex.Pattern SOCKET = java.util.regex.Pattern.compile(
-            "faces\\.push\\.init\\('editlockSocket','([^']+)'");
-
-    /** Layers whose release the clients cause and time: what a client did, to which lock, when it started. */
-    private record Cause(String layer, long token, String owner, Instant at, Instant callEnded) {
+    /** A release the client caused (its tab cut off, or its goodbye): which lock, when, and when its call ended. */
+    private record Cause(String layer, long token, Instant at, Instant callEnded) {
     }
 
     /** One grant as a client saw it. */
@@ -184,9 +180,8 @@ final class ClusterTorture {
                         : "tab left (its goodbye)", delay, (a, b) -> a.compareTo(b) >= 0 ? a : b);
             }
         }
-        Map<String, String> ownerOfGeneration = ownersOfGenerations();
         for (Object[] logout : logouts) {
-            String owner = ownerOfGeneration.get(logout[0] + "/" + logout[1]);
+            String owner = generationOwners.get(logout[0] + "/" + logout[1]);
             for (Object[] ended : owner == null ? List.<Object[]>of() : sessionEnds.getOrDefault(owner, List.of())) {
                 Duration delay = Duration.between((Instant) logout[2], (Instant) ended[1]);
                 if (((Instant) ended[1]).isAfter(((Instant) logout[3]).plusMillis(2))) {
@@ -198,12 +193,8 @@ final class ClusterTorture {
         }
     }
 
-    /** Which owner (session) each client generation was, from the history of its grants. */
+    /** Which owner (session) each client generation was, from the history of its grants; filled by check(). */
     private final Map<String, String> generationOwners = new ConcurrentHashMap<>();
-
-    private Map<String, String> ownersOfGenerations() {
-        return generationOwners;
-    }
 
     private TortureChecker.Report check(Connection c, long mark) throws Exception {
         Map<Long, String> ownerOf = new HashMap<>();
@@ -224,14 +215,12 @@ final class ClusterTorture {
             }
         }
         TortureChecker.Observations seen = new TortureChecker.Observations();
-        Map<String, String> ownerOfGeneration = new HashMap<>();
         Map<Long, Lock> lastLock = new HashMap<>();
         java.util.Set<Long> firstSeen = new java.util.HashSet<>();
         List<Seen> ordered = new ArrayList<>(grants);
         ordered.sort(java.util.Comparator.comparing(Seen::received));
         for (Seen g : ordered) {
             String owner = ownerOf.getOrDefault(g.token(), "unknown-" + g.client() + "-" + g.generation());
-            ownerOfGeneration.putIfAbsent(g.client() + "/" + g.generation(), owner);
             generationOwners.putIfAbsent(g.client() + "/" + g.generation(), owner);
             LockKey key = LockKey.parse(g.key());
             LockKey aggregate = key.kind() == LockKey.Kind.ITEM_FILTERS
@@ -243,7 +232,7 @@ final class ClusterTorture {
             lastLock.put(g.token(), lock);
         }
         for (Object[] r : renewals) {
-            String owner = ownerOfGeneration.get(r[0] + "/" + r[1]);
+            String owner = generationOwners.get(r[0] + "/" + r[1]);
             if (owner != null) {
                 seen.renewed(owner, (Instant) r[2], (Instant) r[3], 1);
             }
@@ -340,14 +329,12 @@ final class ClusterTorture {
 
     /** A screen user's open tab: its page, its view token, its socket, and its lock's token while it edits. */
     private static final class Tab {
-        final String key;
         final String page;
         final String view;
         final java.net.http.WebSocket socket;
         Long token;
 
-        Tab(String key, String page, String view, java.net.http.WebSocket socket) {
-            this.key = key;
+        Tab(String page, String view, java.net.http.WebSocket socket) {
             this.page = page;
             this.view = view;
             this.socket = socket;
@@ -635,18 +622,15 @@ final class ClusterTorture {
                     : parts.length == 3 ? "variables.xhtml?id=" + parts[1] : "configurator.xhtml?id=" + parts[1];
             var r = browser.get(page);
             String html = browser.page();
-            var socket = SOCKET.matcher(html);
             var view = java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
-            if (r.statusCode() != 200 || !socket.find() || !view.find()) {
+            if (r.statusCode() != 200 || browser.socketAddress().isEmpty() || !view.find()) {
                 unexpected("open " + page, new ApiClient.Answer(r.statusCode(), html, null, 0));
                 return;
             }
             Instant received = Instant.now();
             java.net.http.WebSocket connected = null;
             try {
-                connected = sockets.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                        .header("Cookie", "JSESSIONID=" + browser.sessionId().orElseThrow())
-                        .buildAsync(java.net.URI.create(socket.group(1)), new java.net.http.WebSocket.Listener() { })
+                connected = browser.openSocket(sockets, new java.net.http.WebSocket.Listener() { })
                         .get(10, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
                 containerDefect("WebSocket handshake unanswered in 10 s", page + " " + e);
@@ -654,7 +638,7 @@ final class ClusterTorture {
                 Thread.currentThread().interrupt();
                 return;
             }
-            Tab opened = new Tab(key, page, view.group(1), connected);
+            Tab opened = new Tab(page, view.group(1), connected);
             if (html.contains("data-editing=\"true\"")) {
                 var mine = browser.peek("api/locks");
                 JsonObject lock = mine.statusCode() != 200 ? null : jakarta.json.Json.createReader(
@@ -737,7 +721,7 @@ final class ClusterTorture {
                 tab.socket.abort();
                 count("tab cut off");
                 if (tab.token != null) {
-                    causes.add(new Cause("was cut off", tab.token, null, before, before));
+                    causes.add(new Cause("was cut off", tab.token, before, before));
                 }
             } else {
                 int status = browser.post("tab-left?view=" + tab.view).statusCode();
@@ -748,7 +732,7 @@ final class ClusterTorture {
                 }
                 count("tab left");
                 if (tab.token != null) {
-                    causes.add(new Cause("said goodbye", tab.token, null, before, after));
+                    causes.add(new Cause("said goodbye", tab.token, before, after));
                 }
             }
             tab = null;

@@ -18,8 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The benchmarks a person feels on screen, against two Payara Micro nodes (Hazelcast off, loopback) on one embedded
@@ -37,7 +35,6 @@ import java.util.regex.Pattern;
  */
 public final class PageBenchmarks {
 
-    private static final Pattern SOCKET = Pattern.compile("faces\\.push\\.init\\('editlockSocket','([^']+)'");
     private static final int[] USERS = {1, 10, 50};
     private static final int[] PAGES = {10, 100, 200};
 
@@ -336,11 +333,8 @@ public final class PageBenchmarks {
             Browser browser = new Browser(URI.create(node.url()));
             require(browser.login(user, "demo").statusCode() == 200, "login of " + user);
             html = browser.get(path).body();
-            Matcher m = SOCKET.matcher(html);
-            require(m.find(), "the page has no socket");
-            socket = HttpClient.newHttpClient().newWebSocketBuilder()
-                    .header("Cookie", "JSESSIONID=" + browser.sessionId().orElseThrow())
-                    .buildAsync(URI.create(m.group(1)), this).get(10, TimeUnit.SECONDS);
+            require(browser.socketAddress().isPresent(), "the page has no socket");
+            socket = browser.openSocket(HttpClient.newHttpClient(), this).get(10, TimeUnit.SECONDS);
         }
 
         void arm() {

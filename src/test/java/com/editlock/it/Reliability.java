@@ -244,8 +244,6 @@ final class Reliability {
         AtomicLong unanswered = new AtomicLong();
         AtomicLong checked = new AtomicLong();
         java.util.concurrent.ConcurrentLinkedQueue<String> corrupted = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        java.util.regex.Pattern socket = java.util.regex.Pattern.compile(
-                "faces\\.push\\.init\\('editlockSocket','([^']+)'");
         List<CompletableFuture<Void>> work = new ArrayList<>();
         work.add(CompletableFuture.runAsync(() -> {
             ApiClient ada = new ApiClient(node, Duration.ofSeconds(10));
@@ -262,17 +260,14 @@ final class Reliability {
                 b.login("sara", "demo");
                 while (running.get()) {
                     b.get("configurator.xhtml?view=true&id=" + id);
-                    var m = socket.matcher(b.page());
-                    if (!m.find()) {
+                    if (b.socketAddress().isEmpty()) {
                         corrupted.add("a page without its socket: " + b.page().substring(0,
                                 Math.min(120, b.page().length())));
                         continue;
                     }
                     java.net.http.WebSocket ws;
                     try {
-                        ws = sockets.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                                .header("Cookie", "JSESSIONID=" + b.sessionId().orElseThrow())
-                                .buildAsync(java.net.URI.create(m.group(1)), new java.net.http.WebSocket.Listener() { })
+                        ws = b.openSocket(sockets, new java.net.http.WebSocket.Listener() { })
                                 .get(10, java.util.concurrent.TimeUnit.SECONDS);
                     } catch (Exception e) {
                         unanswered.incrementAndGet();

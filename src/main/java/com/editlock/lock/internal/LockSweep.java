@@ -71,7 +71,7 @@ public class LockSweep {
     @Timeout
     void sweep() {
         if (stopped || !running.compareAndSet(false, true)) {
-            return; // the previous sweep is still busy; skip this tick rather than queue behind it
+            return; // stopping, or the previous sweep is still busy: skip this tick rather than queue behind it
         }
         try {
             metrics.counter("lock_sweep_runs_total").inc();
