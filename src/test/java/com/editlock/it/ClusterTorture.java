@@ -48,7 +48,7 @@ final class ClusterTorture {
      */
     record Result(long operations, Map<String, Long> counts, long unexpected, List<String> samples,
             TortureChecker.Report report, Duration took, Map<String, Duration> releaseDelays,
-            List<String> layerViolations, List<String> containerDefects) {
+            List<String> layerViolations) {
 
         /** Every violation: the checker's and the layers'. */
         List<String> violations() {
@@ -125,7 +125,7 @@ final class ClusterTorture {
         Map<String, Long> totals = new TreeMap<>();
         counts.forEach((k, v) -> totals.put(k, v.get()));
         return new Result(operations.get(), totals, unexpected.get(), List.copyOf(samples), report, took, delays,
-                layerViolations, List.copyOf(containerDefects));
+                layerViolations);
     }
 
     /**
@@ -279,40 +279,7 @@ final class ClusterTorture {
         return slowest503What;
     }
 
-    /**
-     * Faults of the container's WebSocket layer (Payara 6.2025.10: servlet upgrade + Tyrus), not of Editlock: a push
-     * frame meant for a tab whose connection was just closing written into another client's answer, and a WebSocket
-     * handshake never answered. Counted and reported apart (README, "Known container faults"): no Editlock change can
-     * prevent them, and neither breaks a lock promise (the frame says only "look again"; a tab without its socket keeps
-     * its lock by heartbeats and loses it by its lease).
-     */
-    private final ConcurrentLinkedQueue<String> containerDefects = new ConcurrentLinkedQueue<>();
-
-    /** A Faces push message, as it travels in a WebSocket frame. */
-    private static final String PUSH_FRAME = "{\"data\":{\"";
-
-    private void containerDefect(String what, String detail) {
-        count("container: " + what);
-        if (containerDefects.size() < 20) {
-            containerDefects.add(what + ": " + detail.substring(0, Math.min(160, detail.length())));
-        }
-    }
-
     private void unexpected(String what, ApiClient.Answer a) {
-        if (a.body().contains(PUSH_FRAME)) {
-            containerDefect("a push frame in another answer", what + " → " + a.status() + " " + a.body());
-            return;
-        }
-        // Editlock never answers an error without a sentence, and the torture only sends valid JSON: these answers
-        // come from the container mixing up a closing WebSocket connection's request objects with another request's.
-        if (a.status() >= 500 && a.status() != 503 && a.body().isBlank()) {
-            containerDefect("an answer left empty", what + " → " + a.status());
-            return;
-        }
-        if (a.status() == 400 && a.body().contains("not valid JSON")) {
-            containerDefect("a valid request body lost", what + " → " + a.body());
-            return;
-        }
         if (plan.storeMayFail() && a.status() == 503 && a.retryAfter() != null) {
             count("503 while the store was down");
             long millis = a.micros() / 1000;
@@ -633,7 +600,8 @@ final class ClusterTorture {
                 connected = browser.openSocket(sockets, new java.net.http.WebSocket.Listener() { })
                         .get(10, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                containerDefect("WebSocket handshake unanswered in 10 s", page + " " + e);
+                unexpected("open the socket of " + page, new ApiClient.Answer(0, "no handshake answer in 10 s: " + e,
+                        null, 0));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

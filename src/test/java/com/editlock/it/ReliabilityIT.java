@@ -54,7 +54,6 @@ class ReliabilityIT {
                 Duration.ofMinutes(3), System.nanoTime(), false)).run();
         System.out.printf("Two-node torture: %,d operations in %d s %s; %s; worst release delays %s%n",
                 r.operations(), r.took().toSeconds(), r.counts(), r.report(), r.releaseDelays());
-        r.containerDefects().forEach(d -> System.out.println("Container WebSocket fault (not Editlock's): " + d));
         assertThat(r.samples()).as("every answer was one the API and the screens promise").isEmpty();
         assertThat(r.violations()).isEmpty();
         assertThat(r.counts()).containsKeys("acquired", "refused", "released", "saved", "heartbeat",
@@ -63,6 +62,21 @@ class ReliabilityIT {
                 + " s)", "tab left (its goodbye)", "session ended (logout)");
         assertThat(r.report().saves()).isPositive();
         assertThat(Reliability.count(cluster, tortureKeys)).as("locks left behind").isZero();
+    }
+
+    /**
+     * Tabs opening and closing (half cut off) while every lock change is pushed to them, and other sessions' answers
+     * checked meanwhile: the container once wrote a closing tab's push frame, or an error page, into another client's
+     * answer, and lost a request body, about once in 2,500 answers (see {@code ConnectionScope}).
+     */
+    @Test
+    void tabsClosingWhileChangesArePushedNeverLeakIntoAnotherSessionsAnswer() throws Exception {
+        Reliability.Churn w = Reliability.websocketChurn(cluster, otherKeys.get(4), Duration.ofSeconds(30));
+        System.out.printf("WebSocket churn: %d tabs, %d answers checked, %d corrupted%n", w.tabs(), w.answersChecked(),
+                w.corrupted().size());
+        assertThat(w.tabs()).as("tabs opened and closed").isGreaterThan(200);
+        assertThat(w.handshakesUnanswered()).as("handshakes left unanswered").isZero();
+        assertThat(w.corrupted()).as("other sessions' answers while tabs closed").isEmpty();
     }
 
     @Test

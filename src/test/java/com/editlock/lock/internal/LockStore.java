@@ -45,6 +45,7 @@ public final class LockStore implements DataSource {
     private final PGSimpleDataSource target;
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
     private final ThreadLocal<Connection> current = new ThreadLocal<>();
+    private final java.util.Map<String, Runnable> beforeStatement = new java.util.concurrent.ConcurrentHashMap<>();
 
     private LockStore(PGSimpleDataSource target) {
         this.target = target;
@@ -184,6 +185,12 @@ public final class LockStore implements DataSource {
         Connection c = inTx != null ? inTx : borrow();
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
+                    if (method.getName().equals("prepareStatement") && args[0] instanceof String sql) {
+                        Runnable hook = beforeStatement.remove(sql);
+                        if (hook != null) {
+                            hook.run();
+                        }
+                    }
                     if (method.getName().equals("close")) {
                         if (inTx == null) {
                             idle.push(c);
@@ -196,6 +203,14 @@ public final class LockStore implements DataSource {
                         throw e.getCause();
                     }
                 });
+    }
+
+    /**
+     * Runs {@code action} once, the next time the lock manager prepares exactly {@code sql} (on the preparing thread,
+     * before the statement runs): a change made there lands between two statements of one operation.
+     */
+    public void beforeNext(String sql, Runnable action) {
+        beforeStatement.put(sql, action);
     }
 
     /** A connection of its own, outside the store: the "second connection" that forces an interleaving. */

@@ -451,6 +451,29 @@ class LockStoreContractTest {
                 omars.fencingToken())).as("Omar's lapsed lock was deleted, and audited once").isEqualTo(1);
     }
 
+    /**
+     * A grant refused by a lock that its holder releases before the refusal's conflicts are looked up (each statement
+     * commits on its own) finds no live conflict: it is tried again and granted, neither refused without a holder to
+     * name nor failed. Forced: the release runs just before the look-up.
+     */
+    @Test
+    void aGrantRefusedByALockReleasedBeforeItsLookUpIsTriedAgainAndGranted() {
+        write(frame, omar);
+        AtomicLong releasedBetween = new AtomicLong();
+        store.beforeNext(LockStatements.CONFLICTS, () -> {
+            if (locks.release(frame, omar.ownerId(), null)) {
+                releasedBetween.incrementAndGet();
+            }
+        });
+
+        Lock saras = write(frame, sara);
+
+        assertThat(releasedBetween).as("Omar released between the refusal and its look-up").hasValue(1);
+        assertThat(saras.userLogin()).isEqualTo("sara");
+        assertThat(history(frame)).containsExactly(LockEventType.ACQUIRED, LockEventType.RELEASED,
+                LockEventType.ACQUIRED);
+    }
+
     @Test
     void aHeartbeatCannotReviveALockIntoAConflictWithAGrantMadeBesideIt() throws Exception {
         Lock omars = write(frame, omar);
