@@ -54,6 +54,7 @@ class ReliabilityIT {
                 Duration.ofMinutes(3), System.nanoTime(), false)).run();
         System.out.printf("Two-node torture: %,d operations in %d s %s; %s; worst release delays %s%n",
                 r.operations(), r.took().toSeconds(), r.counts(), r.report(), r.releaseDelays());
+        r.containerDefects().forEach(d -> System.out.println("Container fault (not Editlock's): " + d));
         assertThat(r.samples()).as("every answer was one the API and the screens promise").isEmpty();
         assertThat(r.violations()).isEmpty();
         assertThat(r.counts()).containsKeys("acquired", "refused", "released", "saved", "heartbeat",
@@ -66,8 +67,8 @@ class ReliabilityIT {
 
     /**
      * Tabs opening and closing (half cut off) while every lock change is pushed to them, and other sessions' answers
-     * checked meanwhile: the container once wrote a closing tab's push frame, or an error page, into another client's
-     * answer, and lost a request body, about once in 2,500 answers (see {@code ConnectionScope}).
+     * checked meanwhile: without {@code ConnectionScope} the container wrote a closing tab's push frame, or an error
+     * page, into another client's answer, and lost request bodies, about once in 2,500 answers.
      */
     @Test
     void tabsClosingWhileChangesArePushedNeverLeakIntoAnotherSessionsAnswer() throws Exception {

@@ -54,6 +54,7 @@ public final class ReliabilityRun {
                         + t.report() + "; worst release delays " + t.releaseDelays() + "; locks left: " + left);
                 t.violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
+                t.containerDefects().forEach(d -> System.out.println("CONTAINER " + d));
                 return t.violations().isEmpty() && t.unexpected() == 0 && left == 0;
             }
             System.out.println("Node kill …");
@@ -83,6 +84,9 @@ public final class ReliabilityRun {
             row("violations (torture + outage)", String.valueOf(violations));
             row("unexpected answers", String.valueOf(unexpected));
             row("locks left behind", String.valueOf(leftBehind));
+            row("container faults, counted apart (README: Closing tabs and other requests)", t.counts().entrySet()
+                    .stream().filter(e -> e.getKey().startsWith("container: ")).map(e -> e.getKey().substring(11)
+                            + ": " + e.getValue()).reduce((a, b) -> a + "; " + b).orElse("none"));
             t.releaseDelays().forEach((layer, worst) -> row("worst release delay, " + layer, Reliability.millis(worst)
                     + (layer.startsWith("lease") ? " after the lease ran out (" + t.report().expired() + " expiries)"
                             : "")));
@@ -107,6 +111,7 @@ public final class ReliabilityRun {
             t.violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             o.load().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             t.samples().forEach(s -> System.out.println("UNEXPECTED " + s));
+            t.containerDefects().forEach(s -> System.out.println("CONTAINER " + s));
             o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
             return violations == 0 && unexpected == 0 && leftBehind == 0 && w.corrupted().isEmpty()
                     && w.handshakesUnanswered() == 0;
