@@ -23,6 +23,9 @@ import java.util.logging.Logger;
  * Payara has the switch but nothing that turns it on, so this listener does at deployment. It is static in the
  * container, so it holds for the whole server, which runs this application alone. On a container without it a
  * warning is logged and nothing else changes.
+ *
+ * <p>What it cannot do: the container sometimes recycles, while a WebSocket connection closes, the objects of another
+ * request that is still being served; that request then fails inside the container (README, "Not fixed").
  */
 @WebListener
 public class ConnectionScope implements ServletContextListener {
