@@ -19,7 +19,8 @@ import java.util.logging.Logger;
  *
  * <p>Catalina can discard the stream and facade objects at recycle instead of reusing them ("enforce scope", what
  * Tomcat calls recycling facades): a stale reference then fails with {@link IllegalStateException} — a push to a
- * closed tab is dropped, which is harmless, since pushes only say "look again" — and never touches another request.
+ * closed tab is dropped, which is harmless, since pushes only say "look again" — and cannot write into another
+ * request's answer or read its body.
  * Payara has the switch but nothing that turns it on, so this listener does at deployment. It is static in the
  * container, so it holds for the whole server, which runs this application alone. On a container without it a
  * warning is logged and nothing else changes.
