@@ -83,6 +83,11 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    /** The server log of node {@code n} (appended to across starts). */
+    Path log(int n) {
+        return Path.of(System.getProperty("editlock.war")).resolveSibling(name + "-node-" + (n + 1) + ".log");
+    }
+
     /** Starts node {@code n} (again, after a kill or a stop) on its port and waits until it serves. */
     void startNode(int n) {
         try {

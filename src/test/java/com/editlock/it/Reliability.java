@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /**
  * The faults, each against a running {@link Cluster}, each leaving the cluster as it found it (both nodes up, the
@@ -226,21 +227,30 @@ final class Reliability {
 
     // ---- WebSocket churn ----
 
-    record Churn(long tabs, long handshakesUnanswered, long answersChecked, List<String> corrupted) {
+    record Churn(long tabs, long leftByLogout, long handshakesUnanswered, long answersChecked, List<String> corrupted,
+            List<String> containerFailures) {
     }
+
+    /** What the server log shows of a request failing inside the container (each was a client's failed answer). */
+    private static final Pattern CONTAINER_FAILURE = Pattern.compile("An exception or error occurred in the container"
+            + "|GRIZZLY0013|Response Error during finishResponse|Must not use request object|WELD-000714");
 
     /**
      * Tabs closing while pushes flow (README, "Closing tabs and other requests"): three sessions open a
-     * record read-only in a tab and close it again, half politely and half cut off, over and over, while an admin
-     * takes and releases the record's lock without pause (every change is pushed to its open tabs), and three other
-     * sessions' answers are checked. Counts handshakes left unanswered for 10 s and answers carrying a push frame.
+     * record read-only in a tab and close it again — a third politely, a third cut off, a third left open while the
+     * session logs out, so the server closes the socket itself — over and over, while an admin acquires and releases
+     * the record (every change pushed to the open tabs) and three API clients read {@code /api/locks}. Returns the
+     * answers that were not a lock list and the node log's lines of requests that failed inside the container.
      */
     static Churn websocketChurn(Cluster cluster, String watched, Duration during) throws Exception {
         String id = watched.split(":")[1];
         java.net.URI node = cluster.uri(0);
+        java.nio.file.Path log = cluster.log(0);
+        long logFrom = java.nio.file.Files.size(log);
         java.net.http.HttpClient sockets = java.net.http.HttpClient.newHttpClient();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong tabs = new AtomicLong();
+        AtomicLong leftByLogout = new AtomicLong();
         AtomicLong unanswered = new AtomicLong();
         AtomicLong checked = new AtomicLong();
         java.util.concurrent.ConcurrentLinkedQueue<String> corrupted = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -263,6 +273,7 @@ final class Reliability {
                     if (b.socketAddress().isEmpty()) {
                         corrupted.add("a page without its socket: " + b.page().substring(0,
                                 Math.min(120, b.page().length())));
+                        b.login("sara", "demo");
                         continue;
                     }
                     java.net.http.WebSocket ws;
@@ -274,10 +285,15 @@ final class Reliability {
                         continue;
                     }
                     sleep(20);
-                    if (tabs.incrementAndGet() % 2 == 0) {
+                    long n = tabs.incrementAndGet();
+                    if (n % 3 == 0) {
                         ws.abort();
-                    } else {
+                    } else if (n % 3 == 1) {
                         ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
+                    } else {
+                        b.post("api/logout"); // the session ends with the tab open: the server closes its socket
+                        leftByLogout.incrementAndGet();
+                        b.login("sara", "demo");
                     }
                 }
                 b.post("api/logout");
@@ -302,7 +318,19 @@ final class Reliability {
         for (CompletableFuture<Void> w : work) {
             w.get(60, java.util.concurrent.TimeUnit.SECONDS);
         }
-        return new Churn(tabs.get(), unanswered.get(), checked.get(), List.copyOf(corrupted));
+        return new Churn(tabs.get(), leftByLogout.get(), unanswered.get(), checked.get(), List.copyOf(corrupted),
+                containerFailures(log, logFrom));
+    }
+
+    /** The lines of {@code log} written after byte {@code from} that show a request failing inside the container. */
+    static List<String> containerFailures(java.nio.file.Path log, long from) throws java.io.IOException {
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(log.toFile(), "r")) {
+            file.seek(from);
+            byte[] added = new byte[(int) Math.min(Integer.MAX_VALUE - 8, file.length() - from)];
+            file.readFully(added);
+            return new String(added, java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .filter(line -> CONTAINER_FAILURE.matcher(line).find()).toList();
+        }
     }
 
     // ---- helpers ----

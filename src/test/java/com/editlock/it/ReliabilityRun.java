@@ -38,20 +38,28 @@ public final class ReliabilityRun {
             if (Boolean.getBoolean("reliability.churnOnly")) { // tabs closing while pushes flow, alone
                 Reliability.Churn w = Reliability.websocketChurn(cluster, otherKeys.get(4),
                         Duration.ofSeconds(Integer.getInteger("reliability.churn.seconds", 120)));
-                System.out.println("WebSocket churn: " + w.tabs() + " tabs, " + w.handshakesUnanswered()
-                        + " handshakes unanswered, " + w.answersChecked() + " answers checked, "
-                        + w.corrupted().size() + " corrupted");
+                System.out.println("WebSocket churn: " + w.tabs() + " tabs (" + w.leftByLogout() + " left open at "
+                        + "logout), " + w.handshakesUnanswered() + " handshakes unanswered, " + w.answersChecked()
+                        + " answers checked, " + w.corrupted().size() + " corrupted, " + w.containerFailures().size()
+                        + " container failures in the node log");
                 w.corrupted().stream().limit(5).forEach(x -> System.out.println("CORRUPTED (churn) " + x));
-                return w.corrupted().isEmpty() && w.handshakesUnanswered() == 0;
+                w.containerFailures().stream().limit(5).forEach(x -> System.out.println("CONTAINER (churn) " + x));
+                return w.corrupted().isEmpty() && w.handshakesUnanswered() == 0 && w.containerFailures().isEmpty();
             }
             System.out.printf(Locale.ROOT, "Torture: %,d operations, %d clients, seed %d …%n", operations, clients, seed);
+            long[] logsFrom = {java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))};
             ClusterTorture.Result t = new ClusterTorture(cluster, tortureKeys, new ClusterTorture.Plan(clients,
                     operations, Duration.ofMinutes(Long.getLong("reliability.maxMinutes", 180)), seed, false)).run();
+            List<String> failedInContainer = new java.util.ArrayList<>(Reliability.containerFailures(cluster.log(0),
+                    logsFrom[0]));
+            failedInContainer.addAll(Reliability.containerFailures(cluster.log(1), logsFrom[1]));
             if (Boolean.getBoolean("reliability.tortureOnly")) {
                 long left = Reliability.count(cluster, tortureKeys);
                 System.out.println(t.counts() + " " + t.operations() + " ops in " + t.took().toMillis() + " ms; "
                         + t.violations().size() + " violations, " + t.unexpected() + " unexpected; "
-                        + t.report() + "; worst release delays " + t.releaseDelays() + "; locks left: " + left);
+                        + t.report() + "; worst release delays " + t.releaseDelays() + "; locks left: " + left
+                        + "; requests failed inside the container (node logs): " + failedInContainer.size());
+                failedInContainer.stream().limit(10).forEach(x -> System.out.println("CONTAINER (log) " + x));
                 t.violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
                 t.containerDefects().forEach(d -> System.out.println("CONTAINER " + d));
@@ -87,6 +95,8 @@ public final class ReliabilityRun {
             row("container faults, counted apart (README: Closing tabs and other requests)", t.counts().entrySet()
                     .stream().filter(e -> e.getKey().startsWith("container: ")).map(e -> e.getKey().substring(11)
                             + ": " + e.getValue()).reduce((a, b) -> a + "; " + b).orElse("none"));
+            row("torture: requests failed inside the container (lines in the node logs)",
+                    String.valueOf(failedInContainer.size()));
             t.releaseDelays().forEach((layer, worst) -> row("worst release delay, " + layer, Reliability.millis(worst)
                     + (layer.startsWith("lease") ? " after the lease ran out (" + t.report().expired() + " expiries)"
                             : "")));
@@ -103,10 +113,13 @@ public final class ReliabilityRun {
             row("Ctrl-C with " + c.locks() + " locks: released at shutdown / left", c.releasedAtShutdown() + " / "
                     + c.leftAfterShutdown());
             row("Ctrl-C: the node served again after", Reliability.millis(c.restart()));
-            row("WebSocket churn: tabs opened and closed / handshakes unanswered in 10 s", w.tabs() + " / "
-                    + w.handshakesUnanswered());
-            row("WebSocket churn: other sessions' answers checked / corrupted", w.answersChecked() + " / "
-                    + w.corrupted().size());
+            row("WebSocket churn: tabs opened and closed (left open at logout) / handshakes unanswered in "
+                    + Integer.getInteger("reliability.churn.seconds", 120) + " s", w.tabs() + " (" + w.leftByLogout()
+                    + ") / " + w.handshakesUnanswered());
+            row("WebSocket churn: other sessions' answers checked / corrupted / container failures in the node log",
+                    w.answersChecked() + " / " + w.corrupted().size() + " / " + w.containerFailures().size());
+            failedInContainer.stream().limit(10).forEach(x -> System.out.println("CONTAINER (log) " + x));
+            w.containerFailures().stream().limit(5).forEach(x -> System.out.println("CONTAINER (churn) " + x));
             w.corrupted().stream().limit(5).forEach(x -> System.out.println("CORRUPTED (churn) " + x));
             t.violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             o.load().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
@@ -114,7 +127,7 @@ public final class ReliabilityRun {
             t.containerDefects().forEach(s -> System.out.println("CONTAINER " + s));
             o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
             return violations == 0 && unexpected == 0 && leftBehind == 0 && w.corrupted().isEmpty()
-                    && w.handshakesUnanswered() == 0;
+                    && w.handshakesUnanswered() == 0 && w.containerFailures().isEmpty();
         }
     }
 
