@@ -25,8 +25,9 @@ import java.util.logging.Logger;
  * container, so it holds for the whole server, which runs this application alone. On a container without it a
  * warning is logged and nothing else changes.
  *
- * <p>What it cannot do: the container sometimes recycles, while a WebSocket connection closes, the objects of another
- * request that is still being served; that request then fails inside the container (README, "Not fixed").
+ * <p>What it cannot do: keep a WebSocket's close from finishing another request that is still being served — the
+ * container's close of an upgraded connection does that when it runs on a thread serving a request, or after the
+ * connection's objects were recycled. {@link SocketCloseOrder} keeps those closes apart.
  */
 @WebListener
 public class ConnectionScope implements ServletContextListener {

@@ -87,17 +87,25 @@ public class SocketCloseOrder implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HANDSHAKE.remove();
+        Socket socket = null;
         if (request instanceof HttpServletRequest http && "websocket".equalsIgnoreCase(http.getHeader("Upgrade"))
                 && !UNAVAILABLE.get()) {
             try {
                 Container found = container(request);
-                HANDSHAKE.set(new Socket(found, found.catalinaRequest.invoke(unwrap(request))));
+                socket = new Socket(found, found.catalinaRequest.invoke(unwrap(request)));
+                HANDSHAKE.set(socket);
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 unavailable(e);
             }
         }
-        // Not cleared after the chain: the container opens the socket after the filters, on this thread.
-        chain.doFilter(request, response);
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            // Kept after an upgrade: the container opens the socket after the filters, on this thread.
+            if (socket != null && !socket.upgraded()) {
+                HANDSHAKE.remove();
+            }
+        }
     }
 
     /** Observes each page's socket opening: that is the moment the connection to wrap exists. */
@@ -184,6 +192,14 @@ public class SocketCloseOrder implements Filter {
         Socket(Container container, Object request) {
             this.container = container;
             this.request = request;
+        }
+
+        boolean upgraded() {
+            try {
+                return (Boolean) container.isUpgrade.invoke(request);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
         }
 
         /** Wraps the connection the socket's handler will close, if it is still the one of this handshake. */

@@ -77,6 +77,8 @@ final class ClusterTorture {
     private final ConcurrentLinkedQueue<Seen> grants = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Object[]> renewals = new ConcurrentLinkedQueue<>(); // client, gen, before, after
     private final ConcurrentLinkedQueue<Object[]> releases = new ConcurrentLinkedQueue<>(); // token, before, after
+    /** Locks a screen left (Done, Save): the page does not say whether they were still held. */
+    private final ConcurrentLinkedQueue<Object[]> leaves = new ConcurrentLinkedQueue<>(); // token, before, after
     private final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>(); // token, at
     private final ConcurrentLinkedQueue<Cause> causes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Object[]> logouts = new ConcurrentLinkedQueue<>(); // client, gen, before, after
@@ -239,6 +241,9 @@ final class ClusterTorture {
         }
         for (Object[] r : releases) {
             seen.released((Long) r[0], (Instant) r[1], (Instant) r[2]);
+        }
+        for (Object[] r : leaves) {
+            seen.left((Long) r[0], (Instant) r[1], (Instant) r[2]);
         }
         for (Object[] s : saves) {
             Lock lock = lastLock.get((Long) s[0]);
@@ -697,7 +702,7 @@ final class ClusterTorture {
             if (html.contains("Saved \u201c")) {
                 count("screen saved");
                 saves.add(new Object[] {tab.token, before});
-                releases.add(new Object[] {tab.token, before, after});
+                leaves.add(new Object[] {tab.token, before, after}); // the page says the same if it ended before
                 tab.token = null; // the page went to the list; the tab's socket goes with it
                 tab.closeSocket(false);
                 tab = null;
@@ -718,7 +723,9 @@ final class ClusterTorture {
             Instant after = Instant.now();
             if (browser.page().contains("You are no longer editing")) {
                 count("screen done");
-                releases.add(new Object[] {tab.token, before, after});
+                if (tab.token != null) { // "no longer editing" also when an admin or the lease ended it a moment before
+                    leaves.add(new Object[] {tab.token, before, after});
+                }
             } else {
                 unexpected("screen done", new ApiClient.Answer(200, browser.page(), null, 0));
             }

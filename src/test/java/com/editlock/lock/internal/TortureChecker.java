@@ -32,7 +32,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * live, in WRITE mode, and before its lease ran out as far as the client could know (the grant's expiry, or a
  * heartbeat's end plus the lease).</li>
  * <li><b>Every release audited, and the history adds up:</b> every grant a client saw is in the history; every release
- * a client made is there with a time inside the call; replaying the history (grants add, releases remove) never
+ * a client made is there with a time inside the call (a lock a screen left — Done, Save — has ended by the end of the
+ * call, by that call or before it); replaying the history (grants add, releases remove) never
  * releases what was not granted and ends with exactly the rows left in {@code app_lock}.</li>
  * </ol>
  * Times are the database's clock; the JVM's clock brackets the client calls (same machine, same clock).
@@ -50,6 +51,7 @@ public final class TortureChecker {
         final Map<Long, List<Lock>> grants = new ConcurrentHashMap<>();
         final Map<String, ConcurrentLinkedQueue<Instant[]>> renewals = new ConcurrentHashMap<>();
         final Map<Long, Instant[]> releases = new ConcurrentHashMap<>();
+        final Map<Long, Instant[]> left = new ConcurrentHashMap<>();
         final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>();
 
         public void granted(Lock lock) {
@@ -66,6 +68,14 @@ public final class TortureChecker {
 
         public void released(long token, Instant before, Instant after) {
             releases.put(token, new Instant[] {before, after});
+        }
+
+        /**
+         * The client left the lock and was told only that it no longer holds it — a screen's Done or Save, which
+         * release what the tab still holds and say the same whether an admin or the lease ended it a moment before.
+         */
+        public void left(long token, Instant before, Instant after) {
+            left.put(token, new Instant[] {before, after});
         }
 
         public void saved(Lock lock, Instant at) {
@@ -133,6 +143,7 @@ public final class TortureChecker {
             lives.put(token, segments(token, entry.getValue(), end == null ? Instant.MAX : end.at()));
         }
         checkReleasesMadeByClients(endings);
+        checkLocksLeftByClients(endings);
         checkNoConflicts(lives.values().stream().flatMap(List::stream).toList());
         checkSaves(lives);
         long expired = history.stream().filter(e -> e.type().equals("EXPIRED")).count();
@@ -248,6 +259,22 @@ public final class TortureChecker {
                         end == null ? "nothing" : end.type());
             } else if (end.at().isBefore(call[0].minus(SLACK)) || end.at().isAfter(call[1].plus(SLACK))) {
                 violation("token %d: released at %s by the history, outside the client's call %s–%s", token,
+                        end.at(), call[0], call[1]);
+            }
+        });
+    }
+
+    /** A lock a client left has ended by the end of its call: released by that call, or ended before it. */
+    private void checkLocksLeftByClients(Map<Long, Event> endings) {
+        seen.left.forEach((token, call) -> {
+            Event end = endings.get(token);
+            if (end == null) {
+                violation("token %d: the client left it, the history has no end for it", token);
+            } else if (end.at().isAfter(call[1].plus(SLACK))) {
+                violation("token %d: the client left it by %s, the history ends it later (%s, %s)", token, call[1],
+                        end.type(), end.at());
+            } else if (end.type().equals("RELEASED") && end.at().isBefore(call[0].minus(SLACK))) {
+                violation("token %d: released at %s by the history, before the client left it at %s–%s", token,
                         end.at(), call[0], call[1]);
             }
         });
