@@ -324,12 +324,11 @@ final class Reliability {
 
     /** The lines of {@code log} written after byte {@code from} that show a request failing inside the container. */
     static List<String> containerFailures(java.nio.file.Path log, long from) throws java.io.IOException {
-        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(log.toFile(), "r")) {
-            file.seek(from);
-            byte[] added = new byte[(int) Math.min(Integer.MAX_VALUE - 8, file.length() - from)];
-            file.readFully(added);
-            return new String(added, java.nio.charset.StandardCharsets.UTF_8).lines()
-                    .filter(line -> CONTAINER_FAILURE.matcher(line).find()).toList();
+        try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(log);
+                java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(
+                        java.nio.channels.Channels.newInputStream(file.position(from)),
+                        java.nio.charset.StandardCharsets.UTF_8))) {
+            return lines.lines().filter(line -> CONTAINER_FAILURE.matcher(line).find()).toList();
         }
     }
 
