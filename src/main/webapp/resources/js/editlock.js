@@ -1,37 +1,94 @@
 /*
- * The live side of an Editlock page. Settings come from the hidden #editlock-page element (no inline script).
- * - When its socket opens, and on push messages ("lock", "presence", "again"), the page looks again (editlockRefresh, an Ajax call that
- *   re-renders the lock area and the current values, never the form being typed in).
+ * The live side of an Editlock page. Settings come from hidden elements (no inline script): #editlock-live (every
+ * live page: its tab's token, the stream's address, the shared worker) and #editlock-page (editing screens).
+ * - The page's tab is carried by the browser's one live stream (live-worker.js, a shared worker; a browser without
+ *   shared workers or Web Locks opens a stream of its own). The tab holds a Web Lock for its life, which tells the
+ *   worker when it is gone. When the stream opens, and on its messages ("lock", "presence", "again"), the page looks
+ *   again (editlockRefresh, an Ajax call that re-renders the lock area and the current values, never the form being
+ *   typed in); at most one look is in flight, and messages meanwhile make one more.
  * - An editing page renews its tab's leases from a Web Worker (its timers are not throttled in a background tab)
  *   while its user is active; after the idle timeout it stops, with a warning a minute before.
- * - Leaving the page (pagehide) releases this tab's locks at once, and closes the socket so the back/forward cache
- *   cannot keep it open.
+ * - Leaving the page (pagehide) releases this tab's locks at once.
  * - "Notify me when free" waits for the record to become free, then says so (and opens it for editing if asked).
  */
 var editlock = (function () {
     var page = document.getElementById('editlock-page');
+    var live = document.getElementById('editlock-live');
     var settings = page ? page.dataset : {};
     var notifyArmed = false;
     var originalTitle = document.title;
+    var looking = false;
+    var lookAgain = false;
 
-    function message(msg) {
-        if (msg && (msg.type === 'lock' || msg.type === 'presence' || msg.type === 'again')
-                && typeof editlockRefresh === 'function') {
-            editlockRefresh();
+    function look() {
+        if (typeof editlockRefresh !== 'function') {
+            return;
+        }
+        if (looking) {
+            lookAgain = true;
+            return;
+        }
+        looking = true;
+        editlockRefresh();
+    }
+
+    /** A look ended (answered or failed): one more if news came meanwhile. */
+    function looked() {
+        looking = false;
+        if (lookAgain) {
+            lookAgain = false;
+            look();
         }
     }
 
-    /** The socket is open: look once, for anything that changed between rendering the page and now. */
-    function opened() {
-        if (typeof editlockRefresh === 'function') {
-            editlockRefresh();
+    function message(msg) {
+        if (msg.type === 'unknown') {
+            var stale = document.getElementById('stale-page');
+            if (stale) {
+                stale.hidden = false;
+            }
+        } else {
+            look();
         }
+    }
+
+    function connect() {
+        var tab = live.dataset.view;
+        var stream = live.dataset.stream;
+        if (window.SharedWorker && navigator.locks) {
+            try {
+                var worker = new SharedWorker(live.dataset.worker, {name: 'editlock-live'});
+                navigator.locks.request('editlock-tab-' + tab, function () {
+                    return new Promise(function () { }); // held while this page lives
+                });
+                worker.port.onmessage = function (e) {
+                    message(e.data);
+                };
+                worker.port.start();
+                worker.port.postMessage({hello: tab, stream: stream});
+                window.addEventListener('pagehide', function () {
+                    worker.port.postMessage({bye: tab});
+                });
+                return;
+            } catch (e) {
+                // no shared worker after all (a private window may refuse it): a stream of this tab's own
+            }
+        }
+        var source = new EventSource(stream + '?tabs=' + tab);
+        source.onopen = look;
+        source.onmessage = function (e) {
+            message(JSON.parse(e.data));
+        };
+        window.addEventListener('pagehide', function () {
+            source.close();
+        });
     }
 
     function refreshed(data) {
         if (data.status !== 'success') {
             return;
         }
+        looked();
         bindNotify();
         var editNow = document.querySelector('[data-testid="edit-now"]');
         if (notifyArmed && editNow) {
@@ -122,16 +179,16 @@ var editlock = (function () {
             if (settings.editing === 'true') {
                 navigator.sendBeacon(settings.leave);
             }
-            if (window.faces && faces.push) {
-                faces.push.close('editlockSocket');
-            }
         });
+    }
+    if (live) {
+        connect();
         window.addEventListener('pageshow', function (e) {
             if (e.persisted) {
-                window.location.reload(); // back from the back/forward cache: its socket was closed on the way out
+                window.location.reload(); // back from the back/forward cache: its tab left the stream on the way out
             }
         });
     }
 
-    return {message: message, opened: opened, refreshed: refreshed};
+    return {refreshed: refreshed, failed: looked};
 })();

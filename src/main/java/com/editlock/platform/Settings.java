@@ -60,7 +60,7 @@ public final class Settings {
         demoData = r.bool(DEMO_DATA, false);
         httpPort = r.integer(HTTP_PORT, 8080, 1, 65_535);
         idleTimeoutSeconds = r.integer(IDLE_TIMEOUT_SECONDS, 900, 60, 86_400);
-        tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 3, 0, 60);
+        tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 2, 0, 60);
         auditRetentionDays = r.integer(AUDIT_RETENTION_DAYS, 90, 1, 36_500);
         oldLockMinutes = r.integer(OLD_LOCK_MINUTES, 60, 1, 525_600);
         maxLocksPerSession = r.integer(MAX_LOCKS_PER_SESSION, 1_000, 1, 1_000_000);
@@ -178,8 +178,9 @@ public final class Settings {
     }
 
     /**
-     * How long a tab whose page connection closed may take to come back (a reload, a reconnect) before the locks it
-     * holds are released.
+     * How long a tab whose live stream was lost may take to come back (a dropped connection reconnects within half a
+     * second) before the locks it holds are released. Noticing the loss takes up to about a second more (the stream's
+     * keep-alive), so a crashed browser's locks go about 2–3 s after the crash.
      */
     public int tabGraceSeconds() {
         return tabGraceSeconds;

@@ -86,6 +86,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         if (credential != null) { // the login screen: a new login, even in a session that had one
             return login(credential, request, response, context);
         }
+        if (isLiveStream(request)) { // public; it must not touch the session, or an open page would keep it alive
+            return context.doNothing();
+        }
         HttpSession existing = request.getSession(false);
         if (existing != null && existing.getAttribute(CALLER) instanceof SessionCaller remembered) {
             // Logged in with this session: an API client's Basic header is not checked again (its locks belong to
@@ -201,6 +204,11 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         } catch (IllegalArgumentException e) {
             return new UsernamePasswordCredential("", "");
         }
+    }
+
+    /** The pages' event stream: its tabs are matched to the session cookie without opening the session. */
+    private static boolean isLiveStream(HttpServletRequest request) {
+        return request.getRequestURI().equals(request.getContextPath() + "/live");
     }
 
     static boolean isApi(HttpServletRequest request) {

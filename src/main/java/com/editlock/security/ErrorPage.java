@@ -23,20 +23,11 @@ public class ErrorPage extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(ErrorPage.class.getName());
 
-    /**
-     * Nobody can be answered: the client's connection closed (a tab cut off mid-request, say), or the container's own
-     * request plumbing failed (its request or response objects broken, as when a WebSocket upgrade's connection closes
-     * under it), so an answer written through them may reach another client.
-     */
+    /** Nobody can be answered: the client's connection closed (a tab cut off mid-request, say). */
     static boolean clientGone(Object failure) {
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
             if (t instanceof IOException && (t.getClass().getSimpleName().equals("ClientAbortException")
                     || "Connection is closed".equals(t.getMessage()) || "Broken pipe".equals(t.getMessage()))) {
-                return true;
-            }
-            StackTraceElement[] frames = t.getStackTrace();
-            if (frames.length > 0 && (frames[0].getClassName().startsWith("org.apache.catalina.connector.")
-                    || frames[0].getClassName().startsWith("org.glassfish.grizzly."))) {
                 return true;
             }
         }
@@ -49,9 +40,7 @@ public class ErrorPage extends HttpServlet {
         int status = code instanceof Integer i ? i : 500;
         Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
         if (clientGone(failure)) {
-            // Nobody to answer. Writing anyway is worse than useless on Payara 6.2025.10: after a WebSocket upgrade
-            // whose connection closed, the request and response objects may already serve another client's request
-            // (seen: the error page of a failed upgrade answered an API call with 503).
+            // Nobody to answer.
             LOG.log(Level.FINE, "The client's connection closed before its answer", (Throwable) failure);
             return;
         }

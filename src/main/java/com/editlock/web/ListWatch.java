@@ -26,7 +26,7 @@ public class ListWatch implements Serializable {
 
     @PostConstruct
     void watch() {
-        live.open(new LivePages.Page(viewToken, owner.get().ownerId(), null, null));
+        live.open(viewToken, owner.get().ownerId(), null, null);
     }
 
     @PreDestroy

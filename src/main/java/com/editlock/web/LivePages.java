@@ -12,9 +12,9 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.faces.event.WebsocketEvent;
-import jakarta.faces.push.Push;
-import jakarta.faces.push.PushContext;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
@@ -25,38 +25,40 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Every open page of this node, by its tab's token: what it shows, whether its tab is still there, and the push that
- * tells it of changes.
+ * Every open page of this node, by its tab's token: what it shows, whether its tab is still there, and the messages
+ * that tell it of changes.
  *
- * <p><b>Tabs.</b> Each page keeps a Faces WebSocket whose user is the tab's token. When a tab's last socket closes,
- * and the same tab has not reconnected within {@code locks.tab.grace.seconds} (a reload or a dropped connection comes
- * back within a fraction of a second), the locks that tab holds are released ({@code VIEW_CLOSED}) and it stops
- * being a viewer. A polite leave ({@code pagehide}) releases at once. Other tabs of the session keep theirs. The events
- * of one tab are handled in order under that tab's monitor, with a generation count, so a close racing a reconnect
- * can only end in one of two states: released (the tab stayed away) or kept (it came back in time) — never a release
- * of a tab that is open. A tab that comes back after its release is told to look again: its page then shows what
- * happened, with the user's input kept.
+ * <p><b>Tabs.</b> Each page keeps a live event stream ({@link LiveStream}; the tabs of one browser share one). When no
+ * stream carries a tab any more — the writer's keep-alive failed, so the client is gone — and no stream brings it back
+ * within {@code locks.tab.grace.seconds} (a reload or a dropped connection comes back well inside it), the locks that
+ * tab holds are released ({@code VIEW_CLOSED}) and it stops being a viewer. A polite leave ({@code pagehide}) releases
+ * at once. Other tabs of the session keep theirs. {@link TabSockets} orders one tab's events, so a loss racing a
+ * reconnect ends either released (the tab stayed away) or kept (it came back in time), never a release of a tab that
+ * is open. A tab that comes back after its release is told to look again: its page then shows what happened, with
+ * the user's input kept.
  *
- * <p><b>Push.</b> Every {@link LockChange} (from any node, by any path) is pushed to the pages that look at its
+ * <p><b>Who may carry a tab.</b> A stream names its tabs; each is accepted only from the session that opened its page
+ * (the session cookie the stream was opened with, compared without touching the session, so an open stream never
+ * counts as the user's activity). Any other token, or one this node does not know (it restarted, the view ended), is
+ * answered {@code unknown} and not carried.
+ *
+ * <p><b>Messages.</b> Every {@link LockChange} (from any node, by any path) is told to the pages that look at its
  * aggregate and to the lists; every {@link PresenceChange} to the pages of that record. The message only says "look
- * again"; each page asks the server for its own state, so nothing another user may not see travels over the socket.
+ * again"; each page asks the server for its own state, so nothing another user may not see travels on the stream.
  */
 @ApplicationScoped
 public class LivePages {
 
-    static final String CHANNEL = "editlock";
     private static final Logger LOG = Logger.getLogger(LivePages.class.getName());
 
     /** What one open page shows. {@code aggregate == null}: a list, which looks at everything. */
-    record Page(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
+    record Page(String viewToken, String ownerId, String sessionId, LockKey key, LockKey aggregate) {
     }
 
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private TabSockets tabs;
-
-    @Inject
-    @Push(channel = CHANNEL)
-    PushContext push;
+    private LiveStreams streams;
+    private Thread writer;
 
     @Inject
     LockManager locks;
@@ -67,8 +69,14 @@ public class LivePages {
     @Inject
     Settings settings;
 
+    @Inject
+    HttpServletRequest request;
+
     @Resource
     ManagedScheduledExecutorService scheduler;
+
+    @Resource
+    ManagedThreadFactory threads;
 
     @PostConstruct
     void start() {
@@ -76,11 +84,28 @@ public class LivePages {
             ScheduledFuture<?> pending = scheduler.schedule(task, settings.tabGraceSeconds(), TimeUnit.SECONDS);
             return () -> pending.cancel(false);
         }, this::releaseTab);
+        long origin = System.nanoTime();
+        streams = new LiveStreams(gone -> gone.forEach(tabs::closed),
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin));
+        writer = threads.newThread(streams);
+        writer.setName("editlock-live-writer");
+        writer.setDaemon(true);
+        writer.start();
     }
 
-    /** A page opened (or looked again) in tab {@code page.viewToken()}. */
-    void open(Page page) {
-        pages.put(page.viewToken(), page);
+    @PreDestroy
+    void stop() {
+        streams.stop();
+        try {
+            writer.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A page opened in tab {@code viewToken} of the current request's session. */
+    void open(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
+        pages.put(viewToken, new Page(viewToken, ownerId, request.getSession().getId(), key, aggregate));
     }
 
     /** The page's view ended (left for another view, evicted, session over): forget it, release nothing here. */
@@ -98,19 +123,25 @@ public class LivePages {
         }
     }
 
-    void opened(@Observes @WebsocketEvent.Opened WebsocketEvent event) {
-        if (CHANNEL.equals(event.getChannel()) && event.getUser() != null) {
-            String token = event.getUser().toString();
-            if (tabs.opened(token) && pages.containsKey(token)) {
-                send(Map.of("type", "again"), List.of(token)); // back after its release: the page looks again
-            }
-        }
+    /**
+     * A client opened a stream for {@code tabs} with the session cookie {@code sessionId}: carries the tabs that are
+     * this session's pages, answers the others {@code unknown}. Runs on the request thread; writes nothing.
+     */
+    void connect(LiveStreams.Sink sink, String sessionId, List<String> tabsAsked) {
+        List<String> mine = tabsAsked.stream().filter(t -> {
+            Page page = pages.get(t);
+            return page != null && page.sessionId().equals(sessionId);
+        }).toList();
+        // Counted open before the stream exists, so that its loss (on the writer, at any moment) always comes after.
+        List<String> back = mine.stream().filter(tabs::opened).toList();
+        LiveStreams.Stream stream = streams.open(sink, mine);
+        back.forEach(tab -> streams.tell(stream, tab, "again")); // back after its release: the page looks again
+        tabsAsked.stream().filter(tab -> !mine.contains(tab)).forEach(tab -> streams.tell(stream, tab, "unknown"));
     }
 
-    void closed(@Observes @WebsocketEvent.Closed WebsocketEvent event) {
-        if (CHANNEL.equals(event.getChannel()) && event.getUser() != null) {
-            tabs.closed(event.getUser().toString());
-        }
+    /** How many streams this node holds open. */
+    public int openStreams() {
+        return streams.size();
     }
 
     private void releaseTab(String token) {
@@ -133,26 +164,12 @@ public class LivePages {
         if (change.type() == LockEventType.DENIED) {
             return;
         }
-        List<String> watching = pages.values().stream()
-                .filter(p -> p.aggregate() == null || p.aggregate().equals(change.aggregate()))
-                .map(Page::viewToken).toList();
-        send(Map.of("type", "lock", "resource", change.key().toString()), watching);
+        pages.values().stream().filter(p -> p.aggregate() == null || p.aggregate().equals(change.aggregate()))
+                .forEach(p -> streams.tell(p.viewToken(), "lock"));
     }
 
     void presenceChanged(@Observes PresenceChange change) {
-        List<String> watching = pages.values().stream().filter(p -> change.key().equals(p.key()))
-                .map(Page::viewToken).toList();
-        send(Map.of("type", "presence", "resource", change.key().toString()), watching);
-    }
-
-    private void send(Map<String, String> message, List<String> viewTokens) {
-        if (viewTokens.isEmpty()) {
-            return;
-        }
-        try {
-            push.send(message, viewTokens);
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "Could not push to open pages", e);
-        }
+        pages.values().stream().filter(p -> change.key().equals(p.key()))
+                .forEach(p -> streams.tell(p.viewToken(), "presence"));
     }
 }

@@ -157,7 +157,7 @@ public class LockDashboard implements Serializable {
 
     @PostConstruct
     void open() {
-        live.open(new LivePages.Page(viewToken, owner.get().ownerId(), null, null));
+        live.open(viewToken, owner.get().ownerId(), null, null);
         load();
     }
 

@@ -146,7 +146,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         if (found) {
             shownKey = key.get();
             aggregate = catalog.aggregateOf(shownKey);
-            live.open(new LivePages.Page(viewToken, ownerId, shownKey, aggregate));
+            live.open(viewToken, ownerId, shownKey, aggregate);
             presence.join(shownKey, new Viewer(viewToken, ownerId, me.login(), me.displayName()));
             List<Lock> inAggregate = locks.locksIn(aggregate);
             if (viewOnly) {

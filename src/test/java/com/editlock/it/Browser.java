@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
 /** One user agent with its own cookie jar: one HTTP session, like one person's browser or script. */
 public final class Browser {
 
-    private static final Pattern SOCKET = Pattern.compile("faces\\.push\\.init\\('editlockSocket','([^']+)'");
+    private static final Pattern LIVE = Pattern.compile(
+            "id=\"editlock-live\"[^>]*data-view=\"([0-9a-f-]{36})\"[^>]*data-stream=\"([^\"]+)\"");
     private static final Pattern VIEW_STATE = Pattern.compile("name=\"jakarta.faces.ViewState\"[^>]*value=\"([^\"]+)\"");
 
     private final URI base;
@@ -110,21 +111,22 @@ public final class Browser {
         return lastPage.contains("data-testid=\"" + id + "\"") ? Optional.of("") : Optional.empty();
     }
 
-    /** The address of the last page's live socket (its Faces push channel), if the page has one. */
-    public Optional<URI> socketAddress() {
-        Matcher m = SOCKET.matcher(lastPage);
-        return m.find() ? Optional.of(URI.create(m.group(1))) : Optional.empty();
+    /** The address of the last page's live stream, carrying its tab alone, if the page has one. */
+    public Optional<URI> liveAddress() {
+        Matcher m = LIVE.matcher(lastPage);
+        return m.find() ? Optional.of(base.resolve(m.group(2) + "?tabs=" + m.group(1))) : Optional.empty();
     }
 
-    /**
-     * Opens the last page's live socket in this session, as the page's script does (the caller bounds the wait: a
-     * handshake may go unanswered).
-     */
-    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> openSocket(HttpClient client,
-            java.net.http.WebSocket.Listener listener) {
-        return client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                .header("Cookie", "JSESSIONID=" + sessionId().orElseThrow())
-                .buildAsync(socketAddress().orElseThrow(() -> new AssertionError("The page has no socket")), listener);
+    /** The last page's tab token, if it is a live page. */
+    public Optional<String> viewToken() {
+        Matcher m = LIVE.matcher(lastPage);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** Opens the last page's live stream in this session, as the page's worker does. */
+    public PageStream openStream(java.util.function.Consumer<String> onMessage) throws Exception {
+        return PageStream.open(liveAddress().orElseThrow(() -> new AssertionError("The page has no live stream")),
+                sessionId().orElse(null), Duration.ofSeconds(10), onMessage);
     }
 
     public Optional<String> sessionId() {

@@ -48,7 +48,7 @@ final class ClusterTorture {
      */
     record Result(long operations, Map<String, Long> counts, long unexpected, List<String> samples,
             TortureChecker.Report report, Duration took, Map<String, Duration> releaseDelays,
-            List<String> layerViolations, List<String> containerDefects) {
+            List<String> layerViolations) {
 
         /** Every violation: the checker's and the layers'. */
         List<String> violations() {
@@ -82,7 +82,6 @@ final class ClusterTorture {
     private final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>(); // token, at
     private final ConcurrentLinkedQueue<Cause> causes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Object[]> logouts = new ConcurrentLinkedQueue<>(); // client, gen, before, after
-    private final java.net.http.HttpClient sockets = java.net.http.HttpClient.newHttpClient();
 
     ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
         this.cluster = cluster;
@@ -127,7 +126,7 @@ final class ClusterTorture {
         Map<String, Long> totals = new TreeMap<>();
         counts.forEach((k, v) -> totals.put(k, v.get()));
         return new Result(operations.get(), totals, unexpected.get(), List.copyOf(samples), report, took, delays,
-                layerViolations, List.copyOf(containerDefects));
+                layerViolations);
     }
 
     /**
@@ -178,7 +177,7 @@ final class ClusterTorture {
                         cause.token(), cause.layer(), cause.at(), end[0], delay.toMillis()));
             }
             if (end[0].equals("VIEW_CLOSED")) {
-                worst.merge(closed ? "tab closed (socket cut, grace " + Cluster.TAB_GRACE_SECONDS + " s)"
+                worst.merge(closed ? "tab closed (stream cut, grace " + Cluster.TAB_GRACE_SECONDS + " s)"
                         : "tab left (its goodbye)", delay, (a, b) -> a.compareTo(b) >= 0 ? a : b);
             }
         }
@@ -284,40 +283,8 @@ final class ClusterTorture {
         return slowest503What;
     }
 
-    /**
-     * Faults of the container (Payara 6.2025.10), not of Editlock: while a WebSocket connection closes, the container
-     * can recycle the request objects of another request that is being served (README, "Closing tabs and other
-     * requests"); that request then fails inside the container with no answer or an empty one. Editlock never answers
-     * an error without a sentence, so such answers are recognizable; they are counted and reported apart. None breaks
-     * a lock promise: the client is told nothing was done, or nothing at all, and tries again.
-     */
-    private final ConcurrentLinkedQueue<String> containerDefects = new ConcurrentLinkedQueue<>();
-
-    /** A Faces push message, as it travels in a WebSocket frame. */
-    private static final String PUSH_FRAME = "{\"data\":{\"";
-
-    private void containerDefect(String what, String detail) {
-        count("container: " + what);
-        if (containerDefects.size() < 20) {
-            containerDefects.add(what + ": " + detail.substring(0, Math.min(160, detail.length())));
-        }
-    }
-
+    /** Every answer the API and the screens do not promise is unexpected: none is counted apart. */
     private void unexpected(String what, ApiClient.Answer a) {
-        if (a.body().contains(PUSH_FRAME)) {
-            containerDefect("a push frame in another answer", what + " → " + a.status() + " " + a.body());
-            return;
-        }
-        // Editlock never answers an error without a sentence, and the torture only sends valid JSON: these answers
-        // come from the container mixing up a closing WebSocket connection's request objects with another request's.
-        if (a.status() >= 500 && a.status() != 503 && a.body().isBlank()) {
-            containerDefect("an answer left empty", what + " → " + a.status());
-            return;
-        }
-        if (a.status() == 400 && a.body().contains("not valid JSON")) {
-            containerDefect("a valid request body lost", what + " → " + a.body());
-            return;
-        }
         if (plan.storeMayFail() && a.status() == 503 && a.retryAfter() != null) {
             count("503 while the store was down");
             long millis = a.micros() / 1000;
@@ -332,35 +299,28 @@ final class ClusterTorture {
         }
     }
 
-    /** A screen user's open tab: its page, its view token, its socket, and its lock's token while it edits. */
+    /** A screen user's open tab: its page, its view token, its live stream, and its lock's token while it edits. */
     private static final class Tab {
         final String page;
         final String view;
-        final java.net.http.WebSocket socket;
+        final PageStream stream;
         Long token;
 
-        Tab(String page, String view, java.net.http.WebSocket socket) {
+        Tab(String page, String view, PageStream stream) {
             this.page = page;
             this.view = view;
-            this.socket = socket;
+            this.stream = stream;
         }
 
-        /** Cut off, or closed as a browser closes a page's socket (without waiting for the server's reply). */
-        void closeSocket(boolean cutOff) {
-            if (socket == null) {
-                return;
-            }
-            if (cutOff) {
-                socket.abort();
-            } else {
-                socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
-            }
+        /** The tab's connection goes (a crash, a closed tab, a page left: the stream has no goodbye of its own). */
+        void closeStream() {
+            stream.close();
         }
     }
 
     /**
      * The admin is client 0; the others are editors. Every fourth editor works through the screens (unless the run
-     * stops the database: the screens' outage answers are tested on their own): one tab at a time, with its socket.
+     * stops the database: the screens' outage answers are tested on their own): one tab at a time, with its live stream.
      */
     private final class Client {
         private final int index;
@@ -583,7 +543,7 @@ final class ClusterTorture {
 
         private void screenLogout() {
             if (tab != null) {
-                tab.closeSocket(true);
+                tab.closeStream();
                 tab = null;
             }
             Instant before = Instant.now();
@@ -640,19 +600,24 @@ final class ClusterTorture {
             var r = browser.get(page);
             String html = browser.page();
             var view = java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
-            if (r.statusCode() != 200 || browser.socketAddress().isEmpty() || !view.find()) {
+            if (r.statusCode() != 200 || browser.liveAddress().isEmpty() || !view.find()) {
                 unexpected("open " + page, new ApiClient.Answer(r.statusCode(), html, null, 0));
                 return;
             }
             Instant received = Instant.now();
-            java.net.http.WebSocket connected = null;
+            PageStream connected;
             try {
-                connected = browser.openSocket(sockets, new java.net.http.WebSocket.Listener() { })
-                        .get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                containerDefect("WebSocket handshake unanswered in 10 s", page + " " + e);
+                connected = browser.openStream(m -> { });
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                unexpected("open the stream of " + page, new ApiClient.Answer(0, e.toString(), null, 0));
+                return;
+            }
+            if (connected.status() != 200) {
+                unexpected("open the stream of " + page, new ApiClient.Answer(connected.status(), "", null, 0));
+                connected.close();
                 return;
             }
             Tab opened = new Tab(page, view.group(1), connected);
@@ -703,8 +668,8 @@ final class ClusterTorture {
                 count("screen saved");
                 saves.add(new Object[] {tab.token, before});
                 leaves.add(new Object[] {tab.token, before, after}); // the page says the same if it ended before
-                tab.token = null; // the page went to the list; the tab's socket goes with it
-                tab.closeSocket(false);
+                tab.token = null; // the page went to the list; the tab leaves the stream
+                tab.closeStream();
                 tab = null;
             } else if (html.contains("What you typed is still in the form")) {
                 if (!fields.isEmpty() && !html.contains("value=\"" + typed + "\"")) {
@@ -729,15 +694,15 @@ final class ClusterTorture {
             } else {
                 unexpected("screen done", new ApiClient.Answer(200, browser.page(), null, 0));
             }
-            tab.closeSocket(false);
+            tab.closeStream();
             tab = null;
         }
 
         /** The tab goes: cut off (a crash, a lost network: no goodbye, the grace runs) or with its goodbye. */
         private void closeTab(boolean cutOff) {
             Instant before = Instant.now();
-            if (cutOff && tab.socket != null) { // (a tab whose handshake went unanswered can only say goodbye)
-                tab.socket.abort();
+            if (cutOff) {
+                tab.closeStream();
                 count("tab cut off");
                 if (tab.token != null) {
                     causes.add(new Cause("was cut off", tab.token, before, before));
@@ -745,7 +710,7 @@ final class ClusterTorture {
             } else {
                 int status = browser.post("tab-left?view=" + tab.view).statusCode();
                 Instant after = Instant.now();
-                tab.closeSocket(false);
+                tab.closeStream();
                 if (status != 204) {
                     unexpected("tab left", new ApiClient.Answer(status, browser.page(), null, 0));
                 }

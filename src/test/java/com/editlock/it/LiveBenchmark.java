@@ -3,7 +3,6 @@ package com.editlock.it;
 import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.launcher.PayaraNode;
 import java.net.URI;
-import java.net.http.WebSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How fast a release reaches open pages: {@value #VIEWERS} read-only pages of one configurator (each its own HTTP
- * session and its page's own WebSocket, as a browser holds it), then {@value #ROUNDS} times: the holder releases the
- * lock through the API, and every page's socket times the arrival of the news. Once with every page on the node where
+ * session and its page's own live stream, as a browser holds it), then {@value #ROUNDS} times: the holder releases the
+ * lock through the API, and every page's stream times the arrival of the news. Once with every page on the node where
  * the lock is released, once with half of them on a second node (two Payara Micro instances, Hazelcast off, one
  * embedded PostgreSQL). Run with {@code mvn -Pbench-live}; it prints a Markdown table. With
  * {@code -Dsoak.minutes=10} it then keeps four editing tabs of one browser open and active for that long and counts

@@ -6,11 +6,9 @@ import com.editlock.launcher.PayaraNode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -28,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * read-only ({@code view=true}: no acquisition, no audit row). The two alternate in rounds, so a drift of the machine
  * touches both.</li>
  * <li><b>Push fan-out</b>: a release reaching 10 / 100 / 200 open read-only pages (each its own session and its own
- * WebSocket, as a browser holds it), on the releasing node and spread over both.</li>
- * <li><b>Time to freedom</b>: an editing tab dies (its WebSocket is cut, no close frame) → the lock is free, and a page
+ * live stream, as a browser holds it), on the releasing node and spread over both.</li>
+ * <li><b>Time to freedom</b>: an editing tab dies (its live stream is cut) → the lock is free, and a page
  * on the other node has heard it.</li>
  * </ul>
  */
@@ -197,7 +195,7 @@ public final class PageBenchmarks {
         report.heading("5. Push fan-out and time to freedom");
         report.text(String.format("""
                 A lock on a configurator is released through the API; every open read-only page of it (its own
-                session, its own WebSocket, as a browser holds it) times the arrival of the news. Each node reads
+                session, its own live stream, as a browser holds it) times the arrival of the news. Each node reads
                 new history lines every 100 ms and pushes to its own pages, so a release reaches pages on either
                 node the same way: the wait for the next read (up to 100 ms; each release comes after a random
                 pause of up to 200 ms, so releases fall anywhere in the poll interval) plus the push. %d rounds per
@@ -291,7 +289,7 @@ public final class PageBenchmarks {
         Collections.sort(free);
         Collections.sort(heard);
         report.text(String.format("""
-                **Time to freedom**: an editing tab dies (its WebSocket connection is cut without a close frame, as
+                **Time to freedom**: an editing tab dies (its live stream's connection is cut, as
                 when a browser is killed or a laptop's network drops with the TCP connection reset), with the
                 product's default tab grace of 3 s (the time a reload or a flaky network gets to reconnect). %d
                 trials:""", trials));
@@ -322,10 +320,10 @@ public final class PageBenchmarks {
         }
     }
 
-    /** One open page: its own session, and its page's socket, which counts news about locks. */
-    static final class PageSocket implements WebSocket.Listener {
+    /** One open page: its own session, and its page's live stream, which counts news about locks. */
+    static final class PageSocket {
         final String html;
-        private final WebSocket socket;
+        private final PageStream stream;
         private volatile CountDownLatch news = new CountDownLatch(1);
         private volatile long arrived;
 
@@ -333,8 +331,9 @@ public final class PageBenchmarks {
             Browser browser = new Browser(URI.create(node.url()));
             require(browser.login(user, "demo").statusCode() == 200, "login of " + user);
             html = browser.get(path).body();
-            require(browser.socketAddress().isPresent(), "the page has no socket");
-            socket = browser.openSocket(HttpClient.newHttpClient(), this).get(10, TimeUnit.SECONDS);
+            require(browser.liveAddress().isPresent(), "the page has no live stream");
+            stream = browser.openStream(this::onMessage);
+            require(stream.status() == 200, "the page's stream was refused: " + stream.status());
         }
 
         void arm() {
@@ -351,23 +350,20 @@ public final class PageBenchmarks {
             return (arrived - since) / 1000;
         }
 
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            if (data.toString().contains("\"lock\"") && news.getCount() > 0) {
+        private void onMessage(String data) {
+            if (data.contains("\"lock\"") && news.getCount() > 0) {
                 arrived = System.nanoTime();
                 news.countDown();
             }
-            webSocket.request(1);
-            return null;
         }
 
-        /** The tab dies: the connection is cut, no close frame. */
+        /** The tab dies: the connection is cut. */
         void abort() {
-            socket.abort();
+            stream.close();
         }
 
         void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
+            stream.close();
         }
     }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -225,38 +226,49 @@ final class Reliability {
         return new Shutdown(held.size(), released, left, restart);
     }
 
-    // ---- WebSocket churn ----
+    // ---- Tab churn ----
 
-    record Churn(long tabs, long leftByLogout, long handshakesUnanswered, long answersChecked, List<String> corrupted,
-            List<String> containerFailures) {
+    record Churn(long tabs, Map<String, Long> routes, long streamsRefused, long answersChecked,
+            List<String> corrupted, List<String> containerFailures) {
+
+        /** Nothing wrong: every stream opened, every answer right, no request failed inside the container. */
+        boolean clean() {
+            return streamsRefused == 0 && corrupted.isEmpty() && containerFailures.isEmpty();
+        }
+
+        String summary() {
+            return String.format(Locale.ROOT, "%,d tabs %s, %d streams refused, %,d answers checked, %d corrupted, "
+                    + "%d container-failure lines in the node logs", tabs, routes, streamsRefused, answersChecked,
+                    corrupted.size(), containerFailures.size());
+        }
     }
 
-    /** What the server log shows of a request failing inside the container (each was a client's failed answer). */
-    private static final Pattern CONTAINER_FAILURE = Pattern.compile("An exception or error occurred in the container"
-            + "|GRIZZLY0013|Response Error during finishResponse|Must not use request object|WELD-000714");
+    /** How a churned tab ends (docs/live-channel.md). */
+    static final List<String> ROUTES = List.of("cut off", "polite leave", "open across a logout",
+            "open across Done", "open across Save");
 
     /**
-     * Tabs closing while pushes flow (README, "Closing tabs and other requests"): three sessions open a
-     * record read-only in a tab and close it again — a third politely, a third cut off, a third left open while the
-     * session logs out, so the server closes the socket itself — over and over, while an admin acquires and releases
-     * the record (every change pushed to the open tabs) and three API clients read {@code /api/locks}. Returns the
-     * answers that were not a lock list and the node log's lines of requests that failed inside the container.
+     * Tabs opening and ending by every route while every lock change is told to them: three sessions open pages,
+     * each with its live stream, and end them in turn — cut off (no goodbye), politely (the goodbye beacon), left
+     * open while the session logs out, left open while the page's Done or Save navigates away — over and over, on
+     * both nodes, while an admin acquires and releases the watched record (every change told to the open tabs) and
+     * three API clients read {@code /api/locks}. Returns the answers that were not a lock list and the node logs'
+     * lines of requests that failed inside the container.
      */
-    static Churn websocketChurn(Cluster cluster, String watched, Duration during) throws Exception {
+    static Churn tabChurn(Cluster cluster, String watched, Duration during) throws Exception {
         String id = watched.split(":")[1];
-        java.net.URI node = cluster.uri(0);
-        java.nio.file.Path log = cluster.log(0);
-        long logFrom = java.nio.file.Files.size(log);
-        java.net.http.HttpClient sockets = java.net.http.HttpClient.newHttpClient();
+        List<String> editable = cluster.addConfigurators(3).stream().filter(k -> k.matches("configurator:\\d+"))
+                .toList();
+        long[] logFrom = {java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))};
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong tabs = new AtomicLong();
-        AtomicLong leftByLogout = new AtomicLong();
-        AtomicLong unanswered = new AtomicLong();
+        Map<String, AtomicLong> routes = new java.util.concurrent.ConcurrentHashMap<>();
+        AtomicLong refused = new AtomicLong();
         AtomicLong checked = new AtomicLong();
         java.util.concurrent.ConcurrentLinkedQueue<String> corrupted = new java.util.concurrent.ConcurrentLinkedQueue<>();
         List<CompletableFuture<Void>> work = new ArrayList<>();
         work.add(CompletableFuture.runAsync(() -> {
-            ApiClient ada = new ApiClient(node, Duration.ofSeconds(10));
+            ApiClient ada = new ApiClient(cluster.uri(0), Duration.ofSeconds(10));
             ada.login("ada", "demo");
             while (running.get()) {
                 ada.acquire(watched, "WRITE");
@@ -265,48 +277,71 @@ final class Reliability {
             ada.logout();
         }));
         for (int t = 0; t < 3; t++) {
+            java.net.URI node = cluster.uri(t % 2);
+            String mine = editable.get(t).split(":")[1];
             work.add(CompletableFuture.runAsync(() -> {
                 Browser b = new Browser(node);
                 b.login("sara", "demo");
                 while (running.get()) {
-                    b.get("configurator.xhtml?view=true&id=" + id);
-                    if (b.socketAddress().isEmpty()) {
-                        corrupted.add("a page without its socket: " + b.page().substring(0,
-                                Math.min(120, b.page().length())));
+                    long n = tabs.incrementAndGet();
+                    String route = ROUTES.get((int) (n % ROUTES.size()));
+                    boolean editing = route.endsWith("Done") || route.endsWith("Save");
+                    b.get(editing ? "configurator.xhtml?id=" + mine : "configurator.xhtml?view=true&id=" + id);
+                    if (b.liveAddress().isEmpty() || editing && !b.page().contains("data-editing=\"true\"")) {
+                        corrupted.add("a page without its stream or its lock: " + b.page().substring(0,
+                                Math.min(160, b.page().length())));
                         b.login("sara", "demo");
                         continue;
                     }
-                    java.net.http.WebSocket ws;
+                    PageStream stream;
                     try {
-                        ws = b.openSocket(sockets, new java.net.http.WebSocket.Listener() { })
-                                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+                        stream = b.openStream(m -> { });
                     } catch (Exception e) {
-                        unanswered.incrementAndGet();
+                        refused.incrementAndGet();
+                        continue;
+                    }
+                    if (stream.status() != 200) {
+                        refused.incrementAndGet();
+                        stream.close();
                         continue;
                     }
                     sleep(20);
-                    long n = tabs.incrementAndGet();
-                    if (n % 3 == 0) {
-                        ws.abort();
-                    } else if (n % 3 == 1) {
-                        ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "left");
-                    } else {
-                        b.post("api/logout"); // the session ends with the tab open: the server closes its socket
-                        leftByLogout.incrementAndGet();
-                        b.login("sara", "demo");
+                    routes.computeIfAbsent(route, r -> new AtomicLong()).incrementAndGet();
+                    switch (route) {
+                        case "cut off" -> stream.close();
+                        case "polite leave" -> {
+                            b.post("tab-left?view=" + b.viewToken().orElseThrow());
+                            stream.close();
+                        }
+                        case "open across a logout" -> {
+                            b.post("api/logout"); // the session ends with the tab open
+                            b.login("sara", "demo");
+                            stream.close();
+                        }
+                        default -> {
+                            var r = b.submit("edit", Map.of(), route.endsWith("Done") ? "edit:done" : "edit:save");
+                            if (r.statusCode() != 200 || !b.page().contains(route.endsWith("Done")
+                                    ? "You are no longer editing" : "Saved \u201c")) {
+                                corrupted.add(route + ": " + r.statusCode() + " " + b.page().substring(0,
+                                        Math.min(160, b.page().length())));
+                            }
+                            stream.close();
+                        }
                     }
                 }
                 b.post("api/logout");
             }));
         }
         for (int t = 0; t < 3; t++) {
+            java.net.URI node = cluster.uri(t % 2);
             work.add(CompletableFuture.runAsync(() -> {
                 ApiClient omar = new ApiClient(node, Duration.ofSeconds(10));
                 omar.login("omar", "demo");
                 while (running.get()) {
                     ApiClient.Answer a = omar.send("GET", "api/locks", null);
                     checked.incrementAndGet();
-                    if (a.status() != 200 || !a.body().startsWith("[") || a.body().contains("{\"data\":")) {
+                    if (a.status() != 200 || !a.body().startsWith("[") || a.body().contains("\"tab\":")
+                            || a.body().contains("{\"data\":")) {
                         corrupted.add(a.status() + " " + a.body().substring(0, Math.min(120, a.body().length())));
                     }
                 }
@@ -318,9 +353,22 @@ final class Reliability {
         for (CompletableFuture<Void> w : work) {
             w.get(60, java.util.concurrent.TimeUnit.SECONDS);
         }
-        return new Churn(tabs.get(), leftByLogout.get(), unanswered.get(), checked.get(), List.copyOf(corrupted),
-                containerFailures(log, logFrom));
+        List<String> failures = new ArrayList<>(containerFailures(cluster.log(0), logFrom[0]));
+        failures.addAll(containerFailures(cluster.log(1), logFrom[1]));
+        Map<String, Long> byRoute = new java.util.TreeMap<>();
+        routes.forEach((r, c) -> byRoute.put(r, c.get()));
+        return new Churn(tabs.get(), byRoute, refused.get(), checked.get(), List.copyOf(corrupted), failures);
     }
+
+    /**
+     * What a node log shows of a request failing inside the container: the container's own reports, helpful
+     * NullPointerExceptions of its recycled objects ({@code Cannot invoke "org.glassfish.grizzly…" because "…" is
+     * null}), and a completion run twice or on a request that is no longer asynchronous.
+     */
+    static final Pattern CONTAINER_FAILURE = Pattern.compile("An exception or error occurred in the container"
+            + "|GRIZZLY0013|Response Error during finishResponse|Must not use request object|WELD-000714"
+            + "|Cannot (invoke|read|assign|load|store)[^\"]*\"(org\\.glassfish|org\\.apache\\.(catalina|coyote))"
+            + "|IllegalStateException.*(omplet|ecycl|not in async|async.*(started|mode)|scope)");
 
     /** The lines of {@code log} written after byte {@code from} that show a request failing inside the container. */
     static List<String> containerFailures(java.nio.file.Path log, long from) throws java.io.IOException {

@@ -9,7 +9,7 @@ import java.util.Locale;
  * keeps. {@code -Dreliability.operations} (100,000) and {@code -Dreliability.clients} (16) size the torture,
  * {@code -Dreliability.outage.seconds} (30) the outage, {@code -Dreliability.maxMinutes} (180) bounds the torture in
  * time; {@code -Dreliability.tortureOnly=true} runs only the torture, {@code -Dreliability.churnOnly=true} only the
- * WebSocket churn, tabs closing while pushes flow ({@code -Dreliability.churn.seconds}, 120). Exits with 1 when
+ * tab churn, tabs ending by every route while changes are told ({@code -Dreliability.churn.seconds}, 120). Exits with 1 when
  * anything is violated or left behind.
  */
 public final class ReliabilityRun {
@@ -35,16 +35,13 @@ public final class ReliabilityRun {
             List<String> otherKeys = cluster.addConfigurators(2);
             List<String> shutdownKeys = cluster.addConfigurators(5);
 
-            if (Boolean.getBoolean("reliability.churnOnly")) { // tabs closing while pushes flow, alone
-                Reliability.Churn w = Reliability.websocketChurn(cluster, otherKeys.get(4),
+            if (Boolean.getBoolean("reliability.churnOnly")) { // tabs ending by every route, alone
+                Reliability.Churn w = Reliability.tabChurn(cluster, otherKeys.get(4),
                         Duration.ofSeconds(Integer.getInteger("reliability.churn.seconds", 120)));
-                System.out.println("WebSocket churn: " + w.tabs() + " tabs (" + w.leftByLogout() + " left open at "
-                        + "logout), " + w.handshakesUnanswered() + " handshakes unanswered, " + w.answersChecked()
-                        + " answers checked, " + w.corrupted().size() + " corrupted, " + w.containerFailures().size()
-                        + " container failures in the node log");
+                System.out.println("Tab churn: " + w.summary());
                 w.corrupted().stream().limit(5).forEach(x -> System.out.println("CORRUPTED (churn) " + x));
-                w.containerFailures().stream().limit(5).forEach(x -> System.out.println("CONTAINER (churn) " + x));
-                return w.corrupted().isEmpty() && w.handshakesUnanswered() == 0;
+                w.containerFailures().stream().limit(10).forEach(x -> System.out.println("CONTAINER (churn) " + x));
+                return w.clean();
             }
             System.out.printf(Locale.ROOT, "Torture: %,d operations, %d clients, seed %d …%n", operations, clients, seed);
             long[] logsFrom = {java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))};
@@ -62,8 +59,7 @@ public final class ReliabilityRun {
                 failedInContainer.stream().limit(10).forEach(x -> System.out.println("CONTAINER (log) " + x));
                 t.violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
-                t.containerDefects().forEach(d -> System.out.println("CONTAINER " + d));
-                return t.violations().isEmpty() && t.unexpected() == 0 && left == 0;
+                return t.violations().isEmpty() && t.unexpected() == 0 && left == 0 && failedInContainer.isEmpty();
             }
             System.out.println("Node kill …");
             Reliability.NodeKill k = Reliability.nodeKill(cluster, killKeys, otherKeys, () -> { });
@@ -72,8 +68,8 @@ public final class ReliabilityRun {
                     Math.max(4, clients / 2), seed + 1, () -> { });
             System.out.println("Ctrl-C …");
             Reliability.Shutdown c = Reliability.ctrlC(cluster, shutdownKeys);
-            System.out.println("WebSocket churn …");
-            Reliability.Churn w = Reliability.websocketChurn(cluster, otherKeys.get(4),
+            System.out.println("Tab churn …");
+            Reliability.Churn w = Reliability.tabChurn(cluster, otherKeys.get(4),
                     Duration.ofSeconds(Integer.getInteger("reliability.churn.seconds", 120)));
 
             long violations = t.violations().size() + o.load().violations().size();
@@ -92,9 +88,6 @@ public final class ReliabilityRun {
             row("violations (torture + outage)", String.valueOf(violations));
             row("unexpected answers", String.valueOf(unexpected));
             row("locks left behind", String.valueOf(leftBehind));
-            row("container faults, counted apart (README: Closing tabs and other requests)", t.counts().entrySet()
-                    .stream().filter(e -> e.getKey().startsWith("container: ")).map(e -> e.getKey().substring(11)
-                            + ": " + e.getValue()).reduce((a, b) -> a + "; " + b).orElse("none"));
             row("torture: requests failed inside the container (lines in the node logs)",
                     String.valueOf(failedInContainer.size()));
             t.releaseDelays().forEach((layer, worst) -> row("worst release delay, " + layer, Reliability.millis(worst)
@@ -113,10 +106,9 @@ public final class ReliabilityRun {
             row("Ctrl-C with " + c.locks() + " locks: released at shutdown / left", c.releasedAtShutdown() + " / "
                     + c.leftAfterShutdown());
             row("Ctrl-C: the node served again after", Reliability.millis(c.restart()));
-            row("WebSocket churn: tabs opened and closed (left open at logout) / handshakes unanswered in "
-                    + Integer.getInteger("reliability.churn.seconds", 120) + " s", w.tabs() + " (" + w.leftByLogout()
-                    + ") / " + w.handshakesUnanswered());
-            row("WebSocket churn: other sessions' answers checked / corrupted / container failures in the node log",
+            row("tab churn (" + Integer.getInteger("reliability.churn.seconds", 120) + " s): tabs by route / "
+                    + "streams refused", w.tabs() + " " + w.routes() + " / " + w.streamsRefused());
+            row("tab churn: other sessions' answers checked / wrong / container failures in the node logs",
                     w.answersChecked() + " / " + w.corrupted().size() + " / " + w.containerFailures().size());
             failedInContainer.stream().limit(10).forEach(x -> System.out.println("CONTAINER (log) " + x));
             w.containerFailures().stream().limit(5).forEach(x -> System.out.println("CONTAINER (churn) " + x));
@@ -124,10 +116,8 @@ public final class ReliabilityRun {
             t.violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             o.load().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             t.samples().forEach(s -> System.out.println("UNEXPECTED " + s));
-            t.containerDefects().forEach(s -> System.out.println("CONTAINER " + s));
             o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
-            return violations == 0 && unexpected == 0 && leftBehind == 0 && w.corrupted().isEmpty()
-                    && w.handshakesUnanswered() == 0;
+            return violations == 0 && unexpected == 0 && leftBehind == 0 && failedInContainer.isEmpty() && w.clean();
         }
     }
 

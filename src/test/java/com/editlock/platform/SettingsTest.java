@@ -18,7 +18,7 @@ class SettingsTest {
         Settings s = of(Map.of());
         assertThat(s.leaseSeconds()).isEqualTo(20);
         assertThat(s.sweepSeconds()).isEqualTo(5);
-        assertThat(s.tabGraceSeconds()).isEqualTo(3);
+        assertThat(s.tabGraceSeconds()).isEqualTo(2);
         assertThat(s.auditRetentionDays()).isEqualTo(90);
         assertThat(s.oldLockMinutes()).isEqualTo(60);
         assertThat(s.sessionTimeoutSeconds()).isEqualTo(1800);

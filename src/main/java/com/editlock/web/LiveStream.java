@@ -1,0 +1,86 @@
+package com.editlock.web;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * {@code GET /live?tabs=…}: the event stream ({@code text/event-stream}) that carries the news of the named tabs'
+ * pages and tells this node the tabs are still there. A browser's tabs share one stream (the page's shared worker
+ * opens it; a browser without shared workers opens one per tab), so a dozen tabs on plain HTTP/1.1 hold one of the
+ * browser's six connections per host, not twelve.
+ *
+ * <p>This request thread only starts the asynchronous response, sets its headers and hands it to {@link LivePages};
+ * every write and the completion happen on the application's writer thread ({@link LiveStreams}). The stream has no
+ * time-out: it ends when a write fails or the application stops. It never touches the HTTP session: the tabs are
+ * matched against the session cookie they were opened with, so an open stream does not keep an idle session alive.
+ */
+@WebServlet(urlPatterns = "/live", asyncSupported = true)
+public class LiveStream extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    /** More tabs than one browser's stream may carry; the page's worker never asks for more. */
+    static final int MAX_TABS = 64;
+
+    private static final Pattern TOKEN = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    @Inject
+    transient LivePages live;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String asked = request.getParameter("tabs");
+        List<String> tabs = asked == null || asked.isEmpty() ? List.of() : Arrays.asList(asked.split(",", -1));
+        if (tabs.isEmpty() || tabs.size() > MAX_TABS || !tabs.stream().allMatch(t -> TOKEN.matcher(t).matches())) {
+            response.sendError(HttpServletResponse.SC_BAD_REQUEST, "Name 1 to " + MAX_TABS
+                    + " tabs by their page's token: /live?tabs=<token>,<token>.");
+            return;
+        }
+        String session = request.getRequestedSessionId();
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0);
+        live.connect(new Sink(async), session == null ? "" : session, tabs.stream().distinct().toList());
+    }
+
+    /** The container's side of a stream; used by the writer thread only. */
+    private static final class Sink implements LiveStreams.Sink {
+        private final AsyncContext async;
+        private ServletOutputStream out;
+
+        Sink(AsyncContext async) {
+            this.async = async;
+        }
+
+        @Override
+        public void write(String text) throws IOException {
+            if (out == null) {
+                out = async.getResponse().getOutputStream();
+            }
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
+        @Override
+        public void end() {
+            try {
+                async.complete();
+            } catch (IllegalStateException e) {
+                // already completed by the container (it stopped): nothing left to end
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package com.editlock.web;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The open event streams of this node and the one thread that writes to them. Plain logic: the container is behind
+ * {@link Sink}, so each race (a push to a stream that just died, a tab carried by two streams at once, a stream
+ * that dies while its first bytes are written) is forced in a unit test.
+ *
+ * <p><b>One writer.</b> Every byte written to a stream, and the end of every stream, happens on the thread running
+ * {@link #run()} (a thread the application owns). Request threads, the lock feed and timers only queue a message and
+ * wake it. Payara runs a response's completion on whichever thread calls it and recycles the request's objects into
+ * that thread's cache; a request thread that completed another request's stream would hand objects still in use to
+ * its own next request. Nothing here ever runs on a request thread.
+ *
+ * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left. Each stream gets
+ * a keep-alive comment every {@link #KEEP_ALIVE_MILLIS}, and {@link #PROBES} probes {@link #PROBE_MILLIS} apart
+ * after it: the first write after the client left still succeeds (the client's side only answers it with a reset),
+ * and the container reports a failed send at the next write, not at the one that failed. So a client that left is
+ * noticed about a keep-alive interval later, not two or three (measured on Payara 6: docs/live-channel.md). The
+ * first write that fails (or throws anything) means the client is gone: the stream is ended and every tab it
+ * carried is reported to {@code lost} once.
+ *
+ * <p><b>Coalesced.</b> A message only says "look again", so a tab's unsent message is replaced by the next one: a
+ * burst of a thousand lock changes makes each open page look at most a few times, never a thousand.
+ */
+final class LiveStreams implements Runnable {
+
+    /** How often an idle stream gets a keep-alive comment. */
+    static final long KEEP_ALIVE_MILLIS = 1000;
+
+    /** How long after each keep-alive, and after each other, the probes follow: time for a client's reset. */
+    static final long PROBE_MILLIS = 100;
+
+    /** How many probes follow each keep-alive. */
+    static final int PROBES = 2;
+
+    /** What reconnecting clients wait before trying again ({@code retry:}): well inside the tab-close grace. */
+    static final long RETRY_MILLIS = 500;
+
+    private static final Logger LOG = Logger.getLogger(LiveStreams.class.getName());
+
+    /** Where one stream's bytes go: the container's response, or a test's buffer. Called on the writer only. */
+    interface Sink {
+        /** Writes and flushes {@code text}; throws when the client is gone. */
+        void write(String text) throws IOException;
+
+        /** Ends the stream (completes the response); must not throw for a client that is already gone. */
+        void end();
+    }
+
+    /** One open stream: the tabs it carries and what waits to be written to it. */
+    static final class Stream {
+        final Sink sink;
+        final List<String> tabs;
+        /** Unsent messages by tab; guarded by itself. */
+        private final Map<String, String> pending = new LinkedHashMap<>();
+        private boolean started;
+        private long lastWrite;
+        /** Got a keep-alive this second, so the probes follow. */
+        private boolean probe;
+        private volatile boolean ended;
+
+        private Stream(Sink sink, List<String> tabs) {
+            this.sink = sink;
+            this.tabs = List.copyOf(tabs);
+        }
+
+        boolean isEnded() {
+            return ended;
+        }
+    }
+
+    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    /** The newest stream that carries each tab: messages for the tab go there. */
+    private final Map<String, Stream> byTab = new ConcurrentHashMap<>();
+    private final Queue<Stream> dirty = new ConcurrentLinkedQueue<>();
+    private final Semaphore wake = new Semaphore(0);
+    private final Consumer<Collection<String>> lost;
+    private final Clock clock;
+    private volatile boolean running = true;
+    private long lastKeepAlive;
+    /** How many probes of the current keep-alive are still to be written. */
+    private int probesDue;
+
+    /** Milliseconds, monotonic; a test's clock moves by hand. */
+    interface Clock {
+        long millis();
+    }
+
+    /** {@code lost} is told, on the writer, of the tabs of each stream that ended (each stream once). */
+    LiveStreams(Consumer<Collection<String>> lost, Clock clock) {
+        this.lost = lost;
+        this.clock = clock;
+    }
+
+    /** A client opened a stream that carries {@code tabs}; its first bytes are written by the writer, soon. */
+    Stream open(Sink sink, List<String> tabs) {
+        Stream stream = new Stream(sink, tabs);
+        streams.add(stream);
+        tabs.forEach(tab -> byTab.put(tab, stream));
+        dirty.add(stream);
+        wake.release();
+        return stream;
+    }
+
+    /** Queues {@code type} for {@code tab} (replacing an unsent message for it); false when no stream carries it. */
+    boolean tell(String tab, String type) {
+        Stream stream = byTab.get(tab);
+        return stream != null && tell(stream, tab, type);
+    }
+
+    /** Queues {@code type} for {@code tab} on {@code stream}; false when the stream has ended. */
+    boolean tell(Stream stream, String tab, String type) {
+        if (stream.ended) {
+            return false;
+        }
+        synchronized (stream.pending) {
+            stream.pending.put(tab, type);
+        }
+        dirty.add(stream);
+        wake.release();
+        return true;
+    }
+
+    /** How many streams are open. */
+    int size() {
+        return streams.size();
+    }
+
+    /** The writer: runs until {@link #stop()}, then ends every stream it still has. */
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                long wait = Math.max(1, lastKeepAlive + (probesDue > 0 ? (PROBES - probesDue + 1) * PROBE_MILLIS
+                        : KEEP_ALIVE_MILLIS) - clock.millis());
+                wake.tryAcquire(wait, TimeUnit.MILLISECONDS);
+                wake.drainPermits();
+                pass();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            streams.forEach(s -> end(s, false));
+        }
+    }
+
+    /** Stops the writer (it ends the streams on its way out). */
+    void stop() {
+        running = false;
+        wake.release();
+    }
+
+    /**
+     * One turn of the writer: what is queued, then a keep-alive to every stream quiet for a second, or the probe that
+     * follows the keep-alives.
+     */
+    void pass() {
+        long now = clock.millis();
+        for (Stream s = dirty.poll(); s != null; s = dirty.poll()) {
+            write(s, now, false);
+        }
+        if (now - lastKeepAlive >= KEEP_ALIVE_MILLIS) {
+            lastKeepAlive = now;
+            probesDue = PROBES;
+            for (Stream s : streams) {
+                if (now - s.lastWrite >= KEEP_ALIVE_MILLIS) {
+                    s.probe = true;
+                    write(s, now, true);
+                }
+            }
+        } else if (probesDue > 0 && now - lastKeepAlive >= (PROBES - probesDue + 1) * PROBE_MILLIS) {
+            probesDue--;
+            for (Stream s : streams) {
+                if (s.probe) {
+                    s.probe = probesDue > 0;
+                    write(s, s.lastWrite, true); // (keeps its time: a probe is part of that keep-alive)
+                }
+            }
+        }
+    }
+
+    private void write(Stream s, long now, boolean keepAlive) {
+        if (s.ended) {
+            return;
+        }
+        StringBuilder out = new StringBuilder();
+        if (!s.started) {
+            s.started = true;
+            out.append("retry: ").append(RETRY_MILLIS).append("\n\n");
+        }
+        synchronized (s.pending) {
+            s.pending.forEach((tab, type) -> out.append("data: {\"tab\":\"").append(tab).append("\",\"type\":\"")
+                    .append(type).append("\"}\n\n"));
+            s.pending.clear();
+        }
+        if (out.isEmpty()) {
+            if (!keepAlive) {
+                return;
+            }
+            out.append(":\n\n");
+        }
+        try {
+            s.sink.write(out.toString());
+            s.lastWrite = now;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINEST, "A live stream's client is gone", e);
+            end(s, true);
+        }
+    }
+
+    private void end(Stream s, boolean tellLost) {
+        if (s.ended) {
+            return;
+        }
+        s.ended = true;
+        streams.remove(s);
+        List<String> gone = new ArrayList<>();
+        for (String tab : s.tabs) {
+            if (byTab.remove(tab, s)) { // an older stream that still carries the tab takes its messages again
+                streams.stream().filter(o -> o.tabs.contains(tab)).findAny().ifPresent(o -> byTab.putIfAbsent(tab, o));
+            }
+            gone.add(tab);
+        }
+        try {
+            s.sink.end();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINEST, "Ending a stream whose client is gone", e);
+        }
+        if (tellLost) {
+            try {
+                lost.accept(gone);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not handle the tabs of a closed stream", e);
+            }
+        }
+    }
+}

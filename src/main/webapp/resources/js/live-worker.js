@@ -1,0 +1,101 @@
+/*
+ * One live stream for all of this browser's Editlock tabs (a shared worker). Browsers open at most six HTTP/1.1
+ * connections per host and every open stream holds one, so a stream per tab would leave the seventh tab's pages
+ * hanging on plain HTTP. Each tab says hello with its token; the worker keeps one EventSource to /live?tabs=… naming
+ * every tab it serves and hands each message to the tab it names.
+ * - A tab is gone when the Web Lock it holds for its life is released: the browser does that when the tab closes,
+ *   navigates away or crashes, whatever its timers were doing. The worker then opens a stream without it and closes
+ *   the old one; the server notices the old stream's end and, after its grace, releases what only that tab held.
+ * - The new stream opens before the old one closes, so the tabs that stay are never without a stream.
+ * - When a stream (re)opens, the tabs it newly carries look again, for anything they missed.
+ */
+var tabs = {};
+var streamUrl = null;
+var source = null;
+var carried = '';
+var healthy = {};
+var pending = null;
+
+onconnect = function (e) {
+    var port = e.ports[0];
+    port.onmessage = function (m) {
+        var d = m.data;
+        if (d.hello) {
+            streamUrl = d.stream;
+            tabs[d.hello] = port;
+            navigator.locks.request('editlock-tab-' + d.hello, function () {
+                bye(d.hello); // granted only once the tab's own hold on it ended
+            });
+            changed(20);
+        } else if (d.bye) {
+            bye(d.bye);
+        }
+    };
+    port.start();
+};
+
+function bye(tab) {
+    if (tabs[tab]) {
+        delete tabs[tab];
+        delete healthy[tab];
+        changed(20);
+    }
+}
+
+function changed(delay) {
+    if (!pending) {
+        pending = setTimeout(reconnect, delay);
+    }
+}
+
+function reconnect() {
+    pending = null;
+    var names = Object.keys(tabs).sort();
+    var list = names.join(',');
+    if (list === carried && source && source.readyState !== EventSource.CLOSED) {
+        return;
+    }
+    carried = list;
+    var old = source;
+    source = null;
+    if (!list) {
+        if (old) {
+            old.close();
+        }
+        return;
+    }
+    var next = new EventSource(streamUrl + '?tabs=' + list);
+    var opens = 0;
+    source = next;
+    next.onopen = function () {
+        opens++;
+        if (old) {
+            old.close();
+            old = null;
+        }
+        names.forEach(function (tab) {
+            if (tabs[tab] && (opens > 1 || !healthy[tab])) {
+                tabs[tab].postMessage({tab: tab, type: 'open'});
+            }
+            healthy[tab] = true;
+        });
+    };
+    next.onmessage = function (e) {
+        var d = JSON.parse(e.data);
+        if (tabs[d.tab]) {
+            tabs[d.tab].postMessage(d);
+        }
+        if (d.type === 'unknown') {
+            bye(d.tab);
+        }
+    };
+    next.onerror = function () {
+        names.forEach(function (tab) {
+            delete healthy[tab];
+        });
+        if (next.readyState === EventSource.CLOSED && source === next) {
+            carried = '';
+            changed(1000); // refused outright (the server restarting): try again in a second
+        }
+    };
+}

@@ -1,0 +1,152 @@
+package com.editlock.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The writer's rules, each forced with a manual clock and sinks that fail on demand. */
+class LiveStreamsTest {
+
+    private final AtomicLong now = new AtomicLong(10_000);
+    private final List<List<String>> lost = new ArrayList<>();
+    private final LiveStreams streams = new LiveStreams(tabs -> lost.add(List.copyOf(tabs)), now::get);
+
+    /** A client's end of a stream: what reached it, whether it was ended, and whether it has gone. */
+    static final class Client implements LiveStreams.Sink {
+        final StringBuilder received = new StringBuilder();
+        final List<String> writers = new ArrayList<>();
+        boolean gone;
+        int ended;
+
+        @Override
+        public void write(String text) throws IOException {
+            writers.add(Thread.currentThread().getName());
+            if (gone) {
+                throw new IOException("Broken pipe");
+            }
+            received.append(text);
+        }
+
+        @Override
+        public void end() {
+            writers.add(Thread.currentThread().getName());
+            ended++;
+        }
+    }
+
+    @Test
+    void aNewStreamIsToldHowSoonToReconnectAndThenKeptAliveEverySecond() {
+        Client c = new Client();
+        streams.open(c, List.of("a"));
+        streams.pass();
+        assertThat(c.received).hasToString("retry: " + LiveStreams.RETRY_MILLIS + "\n\n");
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS - 1);
+        streams.pass();
+        assertThat(c.received).hasToString("retry: 500\n\n");
+        now.addAndGet(1);
+        streams.pass();
+        assertThat(c.received).hasToString("retry: 500\n\n:\n\n");
+        for (int probe = 1; probe <= LiveStreams.PROBES + 1; probe++) {
+            now.addAndGet(LiveStreams.PROBE_MILLIS);
+            streams.pass();
+        }
+        assertThat(c.received).as("the probes after the keep-alive, no more")
+                .hasToString("retry: 500\n\n" + ":\n\n".repeat(1 + LiveStreams.PROBES));
+    }
+
+    @Test
+    void aClientThatLeftIsNoticedByTheProbeThatFollowsTheFirstKeepAliveAfterIt() {
+        Client c = new Client();
+        streams.open(c, List.of("a"));
+        streams.pass();
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
+        streams.pass(); // keep-alive
+        c.gone = true; // (a real client's socket takes the first write after it left, and resets the connection)
+        now.addAndGet(LiveStreams.PROBE_MILLIS);
+        streams.pass(); // the probe
+        assertThat(lost).containsExactly(List.of("a"));
+    }
+
+    @Test
+    void messagesForATabAreCoalescedUntilTheWriterRuns() {
+        Client c = new Client();
+        streams.open(c, List.of("a", "b"));
+        streams.pass();
+        for (int i = 0; i < 1000; i++) {
+            streams.tell("a", "lock");
+        }
+        streams.tell("b", "presence");
+        streams.tell("a", "presence");
+        streams.pass();
+        assertThat(c.received.toString().split("\n\n")).containsExactly("retry: 500",
+                "data: {\"tab\":\"a\",\"type\":\"presence\"}", "data: {\"tab\":\"b\",\"type\":\"presence\"}");
+    }
+
+    @Test
+    void theFirstFailedWriteEndsTheStreamAndReportsItsTabsOnce() {
+        Client c = new Client();
+        streams.open(c, List.of("a", "b"));
+        streams.pass();
+        c.gone = true;
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
+        streams.pass();
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
+        streams.pass();
+        assertThat(lost).containsExactly(List.of("a", "b"));
+        assertThat(c.ended).isOne();
+        assertThat(streams.size()).isZero();
+        assertThat(streams.tell("a", "lock")).as("nothing carries the tab any more").isFalse();
+    }
+
+    @Test
+    void aTabCarriedByANewerStreamGetsItsMessagesThereAndGoesBackToTheOlderOneWhenTheNewerEnds() {
+        Client older = new Client();
+        Client newer = new Client();
+        streams.open(older, List.of("a"));
+        streams.open(newer, List.of("a", "b"));
+        streams.pass();
+        streams.tell("a", "lock");
+        streams.pass();
+        assertThat(newer.received).contains("\"tab\":\"a\"");
+        assertThat(older.received).doesNotContain("\"tab\"");
+
+        newer.gone = true;
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
+        streams.pass();
+        assertThat(lost).containsExactly(List.of("a", "b"));
+        streams.tell("a", "again");
+        streams.pass();
+        assertThat(older.received).contains("{\"tab\":\"a\",\"type\":\"again\"}");
+    }
+
+    @Test
+    void aMessageQueuedForAStreamThatDiesOnItsFirstWriteIsDroppedWithTheStream() {
+        Client c = new Client();
+        c.gone = true;
+        LiveStreams.Stream s = streams.open(c, List.of("a"));
+        streams.tell(s, "x", "unknown");
+        streams.pass();
+        assertThat(lost).containsExactly(List.of("a"));
+        assertThat(s.isEnded()).isTrue();
+        assertThat(streams.tell(s, "x", "unknown")).isFalse();
+    }
+
+    @Test
+    void everyWriteAndEveryEndHappenOnTheWriterThreadNeverOnTheCallers() throws Exception {
+        Client c = new Client();
+        LiveStreams live = new LiveStreams(tabs -> { }, System::currentTimeMillis);
+        Thread writer = new Thread(live, "the-writer");
+        writer.start();
+        live.open(c, List.of("a")); // from this (a "request") thread
+        live.tell("a", "lock");
+        live.stop();
+        writer.join(5000);
+        assertThat(writer.isAlive()).isFalse();
+        assertThat(c.ended).as("the writer ends its streams as it stops").isOne();
+        assertThat(c.writers).isNotEmpty().containsOnly("the-writer");
+    }
+}
