@@ -58,14 +58,15 @@ var editlock = (function () {
         if (window.SharedWorker && navigator.locks) {
             try {
                 var worker = new SharedWorker(live.dataset.worker, {name: 'editlock-live'});
-                navigator.locks.request('editlock-tab-' + tab, function () {
-                    return new Promise(function () { }); // held while this page lives
-                });
                 worker.port.onmessage = function (e) {
                     message(e.data);
                 };
                 worker.port.start();
-                worker.port.postMessage({hello: tab, stream: stream});
+                navigator.locks.request('editlock-tab-' + tab, function () {
+                    // Hello only once this page holds its lock: the worker's own request for it must wait behind.
+                    worker.port.postMessage({hello: tab, stream: stream});
+                    return new Promise(function () { }); // held while this page lives
+                });
                 window.addEventListener('pagehide', function () {
                     worker.port.postMessage({bye: tab});
                 });

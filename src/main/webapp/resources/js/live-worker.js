@@ -11,7 +11,8 @@
  */
 var tabs = {};
 var streamUrl = null;
-var source = null;
+var live = null; // the open stream that carries the tabs
+var coming = null; // a newer stream on its way; it replaces the open one when it opens
 var carried = '';
 var healthy = {};
 var pending = null;
@@ -52,26 +53,32 @@ function reconnect() {
     pending = null;
     var names = Object.keys(tabs).sort();
     var list = names.join(',');
-    if (list === carried && source && source.readyState !== EventSource.CLOSED) {
+    if (list === carried && (live || coming)) {
         return;
     }
     carried = list;
-    var old = source;
-    source = null;
+    if (coming) { // superseded before it opened: it must not hold a connection
+        coming.close();
+        coming = null;
+    }
     if (!list) {
-        if (old) {
-            old.close();
+        if (live) {
+            live.close();
+            live = null;
         }
         return;
     }
     var next = new EventSource(streamUrl + '?tabs=' + list);
     var opens = 0;
-    source = next;
+    coming = next;
     next.onopen = function () {
         opens++;
-        if (old) {
-            old.close();
-            old = null;
+        if (coming === next) {
+            coming = null;
+            if (live) {
+                live.close();
+            }
+            live = next;
         }
         names.forEach(function (tab) {
             if (tabs[tab] && (opens > 1 || !healthy[tab])) {
@@ -93,9 +100,17 @@ function reconnect() {
         names.forEach(function (tab) {
             delete healthy[tab];
         });
-        if (next.readyState === EventSource.CLOSED && source === next) {
-            carried = '';
-            changed(1000); // refused outright (the server restarting): try again in a second
+        if (next.readyState === EventSource.CLOSED) { // refused outright (the server restarting, say)
+            if (live === next) {
+                live = null;
+            }
+            if (coming === next) {
+                coming = null;
+            }
+            if (!live && !coming) {
+                carried = '';
+                changed(1000); // try again in a second
+            }
         }
     };
 }

@@ -1,6 +1,7 @@
 package com.editlock.web;
 
 import com.editlock.security.CurrentOwner;
+import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.faces.view.ViewScoped;
@@ -34,6 +35,11 @@ public class ListWatch implements Serializable {
         if (live != null) {
             live.forget(viewToken);
         }
+    }
+
+    /** The page's own look when news arrives (it re-renders the list): background, not its user's. */
+    public void look() {
+        SessionTimeout.background();
     }
 
     public String getViewToken() {

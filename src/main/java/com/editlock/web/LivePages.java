@@ -108,8 +108,12 @@ public class LivePages {
         pages.put(viewToken, new Page(viewToken, ownerId, request.getSession().getId(), key, aggregate));
     }
 
-    /** The page's view ended (left for another view, evicted, session over): forget it, release nothing here. */
+    /**
+     * The page's view ended (left for another view, evicted, session over): forget it, release nothing here. A page
+     * still open (its session ended under it) is told it gets no more news.
+     */
     void forget(String viewToken) {
+        streams.tell(viewToken, "unknown");
         pages.remove(viewToken);
         tabs.forget(viewToken);
         presence.leave(viewToken);

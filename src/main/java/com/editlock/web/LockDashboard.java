@@ -10,7 +10,9 @@ import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockSummary;
 import com.editlock.platform.Settings;
 import com.editlock.presence.Presence;
+import com.editlock.presence.Viewer;
 import com.editlock.security.CurrentOwner;
+import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.faces.application.FacesMessage;
@@ -168,7 +170,13 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    /** Reads the current page again (the push calls it when any lock changes). */
+    /** The page's own look when news arrives: reads the current page again, as the page's background. */
+    public void refresh() {
+        SessionTimeout.background();
+        load();
+    }
+
+    /** Reads the current page again. */
     public void load() {
         LockKey.Kind wanted = kind == null || kind.isEmpty() ? null : LockKey.Kind.valueOf(kind);
         LockPage<Lock> found = locks.find(new LockQuery(user, wanted,
@@ -183,8 +191,10 @@ public class LockDashboard implements Serializable {
         Instant now = Instant.now();
         Duration old = Duration.ofMinutes(settings.oldLockMinutes());
         List<Row> shown = new ArrayList<>();
+        Map<LockKey, List<Viewer>> viewers = presence.viewers(found.rows().stream().map(Lock::key).toList());
         for (Lock l : found.rows()) {
-            shown.add(new Row(l, label(l.key(), names), outcome(l.key()), presence.viewers(l.key()).size(),
+            shown.add(new Row(l, label(l.key(), names), outcome(l.key()), viewers.getOrDefault(l.key(), List.of())
+                    .size(),
                     Duration.between(l.acquiredAt(), now).compareTo(old) >= 0, now));
         }
         rows = shown;

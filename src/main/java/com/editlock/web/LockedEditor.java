@@ -15,6 +15,7 @@ import com.editlock.lock.LockLimitException;
 import com.editlock.lock.UnknownResourceException;
 import com.editlock.platform.Settings;
 import com.editlock.security.CurrentOwner;
+import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PreDestroy;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
@@ -162,6 +163,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
      * current values.
      */
     public void refresh() {
+        SessionTimeout.background();
         if (shownKey == null) {
             return;
         }

@@ -73,8 +73,9 @@ final class Chromium {
         options.addArguments("--user-data-dir=" + profile, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--window-size=1200,1000");
-        // The console log, to catch Content-Security-Policy violations (see cspViolations).
-        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
+        // The console log, to catch Content-Security-Policy violations (see cspViolations), and the network log, to
+        // see that no page opens a WebSocket (see webSocketsOpened).
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL", "performance", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
@@ -107,6 +108,22 @@ final class Chromium {
         }
     }
 
+    /**
+     * The WebSockets the browser's pages opened since the last call (their addresses, from the DevTools network log):
+     * pages keep an event stream, so there must be none.
+     */
+    static List<String> webSocketsOpened(ChromeDriver driver) {
+        signal(driver, "CONT");
+        try {
+            return driver.manage().logs().get(org.openqa.selenium.logging.LogType.PERFORMANCE).getAll().stream()
+                    .map(org.openqa.selenium.logging.LogEntry::getMessage)
+                    .filter(m -> m.contains("\"Network.webSocketCreated\"") || m.contains("\"Network.webSocketWillSendHandshakeRequest\""))
+                    .toList();
+        } catch (RuntimeException e) { // a killed or frozen browser has no log to give
+            return List.of();
+        }
+    }
+
     /** Crashes the browser as a power cut or {@code kill -9} would: no page gets to say goodbye. */
     static void kill(ChromeDriver driver) {
         processes(driver).forEach(ProcessHandle::destroyForcibly);
@@ -116,6 +133,9 @@ final class Chromium {
     static void signal(ChromeDriver driver, String signal) {
         List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
         processes(driver).forEach(p -> command.add(Long.toString(p.pid())));
+        if (command.size() == 2) {
+            return; // no process left (the browser was killed or has quit)
+        }
         try {
             new ProcessBuilder(command).inheritIO().start().waitFor();
         } catch (java.io.IOException e) {

@@ -41,7 +41,7 @@ public final class PageBenchmarks {
 
     public static void run(Report report, boolean pages, boolean push, boolean quick) throws Exception {
         try (Cluster cluster = Cluster.start(2, "bench", List.of("-Dlocks.lease.seconds=20",
-                "-Dlocks.sweep.seconds=5", "-Dlocks.tab.grace.seconds=3", "-Dlocks.session.timeout.seconds=1800"))) {
+                "-Dlocks.sweep.seconds=5", "-Dlocks.tab.grace.seconds=2", "-Dlocks.session.timeout.seconds=1800"))) {
             if (pages) {
                 editPage(report, cluster, quick);
             }
@@ -196,10 +196,11 @@ public final class PageBenchmarks {
         report.text(String.format("""
                 A lock on a configurator is released through the API; every open read-only page of it (its own
                 session, its own live stream, as a browser holds it) times the arrival of the news. Each node reads
-                new history lines every 100 ms and pushes to its own pages, so a release reaches pages on either
+                new history lines every 100 ms and tells its own pages, so a release reaches pages on either
                 node the same way: the wait for the next read (up to 100 ms; each release comes after a random
-                pause of up to 200 ms, so releases fall anywhere in the poll interval) plus the push. %d rounds per
-                line; every page must hear every release within 10 s. What is timed is the push reaching the page;
+                pause of up to 200 ms, so releases fall anywhere in the poll interval) plus the message on the
+                stream (written by the node's one writer thread). %d rounds per
+                line; every page must hear every release within 10 s. What is timed is the message reaching the page;
                 the page then re-renders its lock area with one request.""",
                 rounds));
         report.table(List.of("open pages", "on nodes", "samples", "p50 ms", "p99 ms", "max ms"), rows);
@@ -291,8 +292,8 @@ public final class PageBenchmarks {
         report.text(String.format("""
                 **Time to freedom**: an editing tab dies (its live stream's connection is cut, as
                 when a browser is killed or a laptop's network drops with the TCP connection reset), with the
-                product's default tab grace of 3 s (the time a reload or a flaky network gets to reconnect). %d
-                trials:""", trials));
+                product's default tab grace of 2 s (the time a dropped connection gets to come back), after the
+                node notices the cut by a failed keep-alive (up to about a second). %d trials:""", trials));
         report.table(List.of("from the tab's death to", "median", "min", "max"), List.of(
                 List.of("the lock free (API on the tab's node, polled every 10 ms)", seconds(at(free, 0.5)),
                         seconds(free.get(0)), seconds(free.get(free.size() - 1))),

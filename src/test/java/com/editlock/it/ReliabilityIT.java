@@ -335,6 +335,37 @@ class ReliabilityIT {
         });
     }
 
+    @Test
+    void omarOnTheSecondNodeSeesSaraLookingFromTheFirstAndSeesHerLeave() throws Exception {
+        Chromium.require();
+        String id = cluster.addConfigurators(1).get(0).split(":")[1];
+        ChromeDriver sara = Chromium.start();
+        ChromeDriver omar = Chromium.start();
+        try {
+            login(sara, cluster.uri(0), "sara");
+            sara.get(cluster.uri(0) + "configurator.xhtml?view=true&id=" + id);
+            login(omar, cluster.uri(1), "omar");
+            omar.get(cluster.uri(1) + "configurator.xhtml?view=true&id=" + id);
+            await("Omar's page on node 2 lists Sara, who looks from node 1").atMost(Duration.ofSeconds(3))
+                    .until(() -> viewers(omar).contains("Sara"));
+            assertThat(viewers(omar)).contains("Omar (you)");
+            await("Sara's page on node 1 lists Omar, who joined on node 2").atMost(Duration.ofSeconds(3))
+                    .until(() -> viewers(sara).contains("Omar"));
+
+            sara.get(cluster.uri(0) + "configurators.xhtml"); // she leaves the record's page
+            await("Omar sees Sara leave, without a reload").atMost(Duration.ofSeconds(5))
+                    .until(() -> !viewers(omar).contains("Sara"));
+        } finally {
+            Chromium.quit(sara);
+            Chromium.quit(omar);
+        }
+    }
+
+    private static String viewers(ChromeDriver page) {
+        return page.findElements(By.cssSelector("[data-testid=viewers]")).stream().map(e -> e.getText()).findFirst()
+                .orElse("");
+    }
+
     private static void login(ChromeDriver browser, URI node, String user) {
         browser.get(node + "login.xhtml");
         browser.findElement(By.id("login:username")).sendKeys(user);

@@ -54,6 +54,8 @@ public class ScreensInBrowserIT {
     void close() {
         List<String> violations = new java.util.ArrayList<>(Chromium.cspViolations(sara));
         violations.addAll(Chromium.cspViolations(omar));
+        List<String> sockets = new java.util.ArrayList<>(Chromium.webSocketsOpened(sara));
+        sockets.addAll(Chromium.webSocketsOpened(omar));
         Chromium.quit(sara);
         Chromium.quit(omar);
         // A test that failed half-way may leave a lock behind (its tab's grace, its lease): free it for the next one.
@@ -62,6 +64,7 @@ public class ScreensInBrowserIT {
                 .map(l -> l.asJsonObject().getString("resource"))
                 .forEach(resource -> ada.delete("api/locks/" + resource + "?reason=test%20clean-up"));
         assertThat(violations).as("every page runs under its Content-Security-Policy without a violation").isEmpty();
+        assertThat(sockets).as("no page asks for a connection upgrade (pages keep an event stream)").isEmpty();
     }
 
     // ---- no ghost locks: a tab that is gone frees its record, and open pages learn of it at once ----
@@ -189,6 +192,122 @@ public class ScreensInBrowserIT {
         omar.findElement(By.cssSelector("[data-testid=done]")).click();
     }
 
+    // ---- one stream per browser: many tabs on plain HTTP/1.1 ----
+
+    @Test
+    void twelveTabsOfOneBrowserAllHearOfChangesAndAThirteenthOpensItsPageAtOnce() {
+        Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
+        login(sara, "sara");
+        List<String> tabs = new ArrayList<>();
+        for (int n = 0; n < 12; n++) {
+            if (n > 0) {
+                sara.switchTo().newWindow(WindowType.TAB);
+            }
+            sara.get(base + (n % 2 == 0 ? "configurators.xhtml" : "configurator.xhtml?view=true&id=4"));
+            tabs.add(sara.getWindowHandle());
+        }
+        assertThat(ada.postJson("api/locks", "{\"resource\":\"configurator:4\"}").statusCode()).isEqualTo(201);
+        for (String tab : tabs) { // six lists and six read-only pages of the record, each told at once
+            sara.switchTo().window(tab);
+            await("every tab hears that Ada took it").atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> shows(sara, "[data-testid=list-lock-state], [data-testid=lock-status]", "Ada"));
+        }
+        sara.switchTo().newWindow(WindowType.TAB);
+        long opening = System.nanoTime();
+        sara.get(base + "configurator.xhtml?view=true&id=4");
+        long millis = (System.nanoTime() - opening) / 1_000_000;
+        System.out.printf("The 13th tab of one browser opened its page in %d ms%n", millis);
+        assertThat(millis).as("the 13th tab's page is not queued behind open streams").isLessThan(1000);
+        assertThat(testId(sara, "lock-status")).startsWith("Being edited by Ada");
+        assertThat(ada.delete("api/locks/configurator:4").statusCode()).isEqualTo(204);
+    }
+
+    @Test
+    void fourActiveTabsKeepTheirLocksWhileTheyStayOpen() {
+        Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
+        Duration soak = Duration.ofSeconds(Long.getLong("editlock.soak.seconds", 60));
+        login(sara, "sara");
+        List<String> pages = List.of("configurator.xhtml?id=1", "configurator.xhtml?id=2", "variables.xhtml?id=3",
+                "variables.xhtml?id=4");
+        List<String> keys = List.of("configurator:1", "configurator:2", "configurator:3:variables",
+                "configurator:4:variables");
+        for (int n = 0; n < pages.size(); n++) {
+            if (n > 0) {
+                sara.switchTo().newWindow(WindowType.TAB);
+            }
+            sara.get(base + pages.get(n));
+            assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        }
+        List<Long> tokens = keys.stream().map(k -> token(ada, k)).toList();
+        long since = lastEventId(ada);
+        await("four background tabs keep their locks for " + soak.toSeconds() + " s").during(soak)
+                .atMost(soak.plusSeconds(10)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> keys.stream().map(k -> token(ada, k)).toList().equals(tokens));
+        System.out.printf("Four tabs open for %d s: their locks kept, no release%n", soak.toSeconds());
+        assertThat(eventsSince(ada, since)).as("nothing was released, closed or lapsed meanwhile")
+                .doesNotContain("RELEASED", "VIEW_CLOSED", "EXPIRED", "SESSION_ENDED");
+    }
+
+    // ---- sessions: an idle user's session ends on time, whatever their open pages do ----
+
+    @Test
+    void anIdleUsersSessionEndsOnTimeWhileHerOpenListKeepsHearingOfChanges() {
+        Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
+        login(sara, "sara");
+        sara.get(base + "configurators.xhtml");
+        long lastOwnRequest = System.nanoTime();
+        Duration bound = Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 2L * 5 + 2); // + the check, twice
+        int looks = 0;
+        while (System.nanoTime() - lastOwnRequest < bound.toNanos()) {
+            boolean sessionSurelyOpen = System.nanoTime() - lastOwnRequest
+                    < Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS - 3).toNanos();
+            assertThat(ada.postJson("api/locks", "{\"resource\":\"configurator:3\"}").statusCode()).isEqualTo(201);
+            if (sessionSurelyOpen) { // (later her session may end at any moment, and her page stop looking)
+                await("Sara's open list looks again when Ada takes it").atMost(Duration.ofSeconds(3))
+                        .pollInterval(Duration.ofMillis(50)).until(() -> listShowsAda(sara));
+                looks++;
+            }
+            assertThat(ada.delete("api/locks/configurator:3").statusCode()).isEqualTo(204);
+            if (sessionSurelyOpen) {
+                await("… and when Ada is done").atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> !listShowsAda(sara));
+                looks++;
+            } else {
+                await().pollDelay(Duration.ofMillis(500)).until(() -> true); // a change every half second
+            }
+        }
+        System.out.printf("Sara's list looked again %d times on its own in the first %d s she was away%n", looks,
+                TestSettings.SESSION_TIMEOUT_SECONDS - 3);
+        assertThat(looks).as("her open list made background requests while she was away").isGreaterThan(2);
+        sara.get(base + "configurators.xhtml");
+        assertThat(sara.findElements(By.id("login:username"))).as("her session ended while she was away: the list "
+                + "asks her to log in").isNotEmpty();
+    }
+
+    private static boolean listShowsAda(ChromeDriver page) {
+        return shows(page, "[data-testid=list-lock-state]", "Ada");
+    }
+
+    /** Whether an element matching {@code css} shows {@code text} (false while the page re-renders it). */
+    private static boolean shows(ChromeDriver page, String css, String text) {
+        try {
+            return page.findElements(By.cssSelector(css)).stream().anyMatch(e -> e.getText().contains(text));
+        } catch (StaleElementReferenceException e) {
+            return false;
+        }
+    }
+
+    private static long lastEventId(Browser admin) {
+        var events = Json.createReader(new StringReader(admin.get("api/locks/events?limit=1").body())).readArray();
+        return events.isEmpty() ? 0 : events.get(0).asJsonObject().getJsonNumber("id").longValue();
+    }
+
+    private static List<String> eventsSince(Browser admin, long id) {
+        return Json.createReader(new StringReader(admin.get("api/locks/events?limit=200").body())).readArray()
+                .stream().map(e -> e.asJsonObject()).filter(e -> e.getJsonNumber("id").longValue() > id)
+                .map(e -> e.getString("type")).toList();
+    }
+
     private static long token(Browser admin, String resource) {
         var response = admin.get("api/locks/" + resource);
         assertThat(response.statusCode()).as("%s is held", resource).isEqualTo(200);
@@ -214,7 +333,8 @@ public class ScreensInBrowserIT {
         await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 15)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> expiresAt(ada).isAfter(firstExpiry));
         await("the lock outlives the session timeout while Sara works")
-                .during(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 2)).atMost(Duration.ofSeconds(20))
+                .during(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 2))
+                .atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 10))
                 .pollInterval(Duration.ofSeconds(1)).until(() -> expiresAt(ada).isAfter(firstExpiry));
 
         login(omar, "omar");
