@@ -78,7 +78,11 @@ var editlock = (function () {
         var source = new EventSource(stream + '?tabs=' + tab);
         source.onopen = look;
         source.onmessage = function (e) {
-            message(JSON.parse(e.data));
+            var msg = JSON.parse(e.data);
+            if (msg.type === 'unknown') {
+                source.close(); // the server will not carry this tab: no reconnecting
+            }
+            message(msg);
         };
         window.addEventListener('pagehide', function () {
             source.close();

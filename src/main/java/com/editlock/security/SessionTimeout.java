@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -59,9 +60,14 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
 
     private ScheduledFuture<?> check;
 
-    /** When the session's user last made a request (epoch millis); serializable with the session. */
+    /**
+     * When the session's user last made a request (epoch millis), and how many requests of the session are in flight
+     * (a session is never ended under a running request, as the container's own timeout never does); serializable
+     * with the session.
+     */
     static final class LastActive extends AtomicLong implements Serializable {
         private static final long serialVersionUID = 1L;
+        final AtomicInteger inFlight = new AtomicInteger();
     }
 
     @Override
@@ -105,7 +111,8 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         long idleSince = System.currentTimeMillis() - settings.sessionTimeoutSeconds() * 1000L;
         for (HttpSession session : SESSIONS) {
             try {
-                if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last && last.get() < idleSince) {
+                if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last && last.get() < idleSince
+                        && last.inFlight.get() == 0) {
                     session.invalidate(); // its LockRemover releases what it held
                 }
             } catch (IllegalStateException e) {
@@ -128,17 +135,28 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         @Override
         protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
-            boolean own = !isLiveStream(request);
-            // A page or form in flight is its user's activity (a long save is not cut short). An Ajax request may be
-            // a page's background look: it counts when it ends, unless it said it was one.
-            if (own && !"partial/ajax".equals(request.getHeader("Faces-Request"))) {
-                touch(request);
+            if (isLiveStream(request)) {
+                chain.doFilter(request, response);
+                return;
+            }
+            // A page or form is its user's activity from its start. An Ajax request may be a page's background look:
+            // it counts when it ends, unless it said it was one.
+            LastActive before = activity(request);
+            if (before != null) {
+                before.inFlight.incrementAndGet();
+                if (!"partial/ajax".equals(request.getHeader("Faces-Request"))) {
+                    before.set(System.currentTimeMillis());
+                }
             }
             try {
                 chain.doFilter(request, response);
             } finally {
-                if (own && request.getAttribute(BACKGROUND) == null) {
-                    touch(request);
+                if (before != null) {
+                    before.inFlight.decrementAndGet();
+                }
+                LastActive after = request.getAttribute(BACKGROUND) == null ? activity(request) : null;
+                if (after != null) { // (a login's new session too)
+                    after.set(System.currentTimeMillis());
                 }
             }
         }
@@ -147,14 +165,12 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             return request.getRequestURI().equals(request.getContextPath() + "/live");
         }
 
-        private static void touch(HttpServletRequest request) {
+        private static LastActive activity(HttpServletRequest request) {
             try {
                 HttpSession session = request.getSession(false);
-                if (session != null && session.getAttribute(LAST_ACTIVE) instanceof LastActive last) {
-                    last.set(System.currentTimeMillis());
-                }
+                return session != null && session.getAttribute(LAST_ACTIVE) instanceof LastActive last ? last : null;
             } catch (IllegalStateException e) {
-                // the request ended its session (a logout)
+                return null; // the request ended its session (a logout)
             }
         }
     }

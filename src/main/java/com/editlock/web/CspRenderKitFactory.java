@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Puts the request's Content-Security-Policy nonce on every {@code <script>} Faces writes (its own library, the
- * WebSocket start-up, {@code h:commandScript}), so the policy can forbid every other inline script. Pages themselves
+ * Puts the request's Content-Security-Policy nonce on every {@code <script>} Faces writes (its own library and
+ * {@code h:commandScript}), so the policy can forbid every other inline script. Pages themselves
  * have no inline script and no inline event handler: buttons instead of {@code h:commandLink}, behaviour in
  * {@code resources/js}. (Mojarra 4.0 has no CSP support of its own; Faces 5 adds it.)
  */

@@ -127,15 +127,19 @@ public class LivePages {
         }
     }
 
-    /**
-     * A client opened a stream for {@code tabs} with the session cookie {@code sessionId}: carries the tabs that are
-     * this session's pages, answers the others {@code unknown}. Runs on the request thread; writes nothing.
-     */
-    void connect(LiveStreams.Sink sink, String sessionId, List<String> tabsAsked) {
-        List<String> mine = tabsAsked.stream().filter(t -> {
+    /** Which of {@code tabsAsked} are pages of the session whose cookie is {@code sessionId} (the others are not). */
+    List<String> carried(String sessionId, List<String> tabsAsked) {
+        return tabsAsked.stream().filter(t -> {
             Page page = pages.get(t);
             return page != null && page.sessionId().equals(sessionId);
         }).toList();
+    }
+
+    /**
+     * A client opened a stream for {@code tabsAsked}, of which {@code mine} are its session's pages: carries those,
+     * answers the others {@code unknown}. Runs on the request thread; writes nothing.
+     */
+    void connect(LiveStreams.Sink sink, List<String> tabsAsked, List<String> mine) {
         // Counted open before the stream exists, so that its loss (on the writer, at any moment) always comes after.
         List<String> back = mine.stream().filter(tabs::opened).toList();
         LiveStreams.Stream stream = streams.open(sink, mine);

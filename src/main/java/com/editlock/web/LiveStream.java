@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.security.ErrorAnswers;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
@@ -23,6 +24,8 @@ import java.util.regex.Pattern;
  * every write and the completion happen on the application's writer thread ({@link LiveStreams}). The stream has no
  * time-out: it ends when a write fails or the application stops. It never touches the HTTP session: the tabs are
  * matched against the session cookie they were opened with, so an open stream does not keep an idle session alive.
+ * A request that names no tab of its session is answered {@code unknown} for each and ended at once: only a session's
+ * open pages can hold a stream open.
  */
 @WebServlet(urlPatterns = "/live", asyncSupported = true)
 public class LiveStream extends HttpServlet {
@@ -39,21 +42,30 @@ public class LiveStream extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String asked = request.getParameter("tabs");
-        List<String> tabs = asked == null || asked.isEmpty() ? List.of() : Arrays.asList(asked.split(",", -1));
+        String named = request.getParameter("tabs");
+        List<String> tabs = named == null || named.isEmpty() ? List.of() : Arrays.asList(named.split(",", -1));
         if (tabs.isEmpty() || tabs.size() > MAX_TABS || !tabs.stream().allMatch(t -> TOKEN.matcher(t).matches())) {
-            response.sendError(HttpServletResponse.SC_BAD_REQUEST, "Name 1 to " + MAX_TABS
+            ErrorAnswers.send(request, response, HttpServletResponse.SC_BAD_REQUEST, "Name 1 to " + MAX_TABS
                     + " tabs by their page's token: /live?tabs=<token>,<token>.");
             return;
         }
         String session = request.getRequestedSessionId();
+        List<String> asked = tabs.stream().distinct().toList();
+        List<String> mine = live.carried(session == null ? "" : session, asked);
         response.setContentType("text/event-stream");
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
+        if (mine.isEmpty()) { // nothing to carry: say so and end, so that no stranger can hold a stream open
+            StringBuilder answer = new StringBuilder("retry: ").append(LiveStreams.RETRY_MILLIS).append("\n\n");
+            asked.forEach(tab -> answer.append("data: {\"tab\":\"").append(tab).append("\",\"type\":\"unknown\"}\n\n"));
+            response.setHeader("Connection", "close"); // and the connection goes too
+            response.getWriter().write(answer.toString());
+            return;
+        }
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
-        live.connect(new Sink(async), session == null ? "" : session, tabs.stream().distinct().toList());
+        live.connect(new Sink(async), asked, mine);
     }
 
     /** The container's side of a stream; used by the writer thread only. */

@@ -158,7 +158,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     }
 
     /**
-     * Looks again, when the push says something changed (or the tab reconnected): an editor whose lock is gone says so
+     * Looks again, when the live stream says something changed (or the tab came back): an editor whose lock is gone says so
      * at once and keeps the typed input; a read-only page shows the new holder, or that the record is free, and the
      * current values.
      */

@@ -29,6 +29,7 @@ public final class Browser {
     private final CookieManager cookies = new CookieManager();
     private final HttpClient http;
     private String basic;
+    private Duration timeout = Duration.ofSeconds(30);
     private String lastPage = "";
     private URI lastUri;
 
@@ -36,6 +37,12 @@ public final class Browser {
         this.base = base;
         this.http = HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NORMAL)
                 .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** How long each request may take (30 s unless set). */
+    public Browser timeout(Duration timeout) {
+        this.timeout = timeout;
+        return this;
     }
 
     /** Sends HTTP Basic credentials with every request (an API client). */
@@ -170,7 +177,7 @@ public final class Browser {
     }
 
     private HttpRequest.Builder request(String path) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
         if (basic != null) {
             b.header("Authorization", basic);
         }

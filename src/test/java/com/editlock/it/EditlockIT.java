@@ -421,7 +421,7 @@ public class EditlockIT {
 
     @Test
     @RunAsClient
-    void anAbandonedSessionsLocksAreReleasedWhenItTimesOut() {
+    void anAbandonedSessionsLocksAreReleasedWhenItTimesOut() throws Exception {
         Browser omar = new Browser(uri()).basic("omar", "demo");
         Browser ada = new Browser(uri()).basic("ada", "demo");
         assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}").statusCode())
@@ -431,7 +431,9 @@ public class EditlockIT {
         sara.get("filters.xhtml?id=9");
         assertThat(sara.testId("lock-status")).contains("You are editing");
 
-        // Both walk away: no request, no heartbeat. The lease (30 s) outlives the session (10 s).
+        // Both walk away: no request, no heartbeat. Their leases are pushed past the session's timeout, so that only
+        // the session's end can free them.
+        outliveTheSession(List.of("configurator:4:variables", "item:9:filters"));
         await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS + 10))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> ada.get("api/locks/configurator:4:variables").statusCode() == 404
@@ -496,18 +498,20 @@ public class EditlockIT {
 
     /**
      * A session's timeout comes due while its save is in flight (the save is held in the database by a second
-     * connection holding the aggregate's version row, past the session timeout). Payara's reaper leaves a session
-     * alone while a request holds it, so the lock stays and the save lands under it; then the lock ends, by the
-     * session's end or its lease, whichever comes first. (Were a session ended mid-save, its release would wait for
-     * the save's lock row: the logout case in {@code ReliabilityIT}.)
+     * connection holding the aggregate's version row, past the session timeout; the lease pushed out so that it
+     * cannot interfere). No session is ended while one of its requests runs (neither Payara's reaper nor
+     * {@code SessionTimeout} does), so the lock stays and the save lands under it; then the lock ends with the
+     * session, one timeout later. (Were a session ended mid-save, its release would wait for the save's lock row: the
+     * logout case in {@code ReliabilityIT}.)
      */
     @Test
     @RunAsClient
     void aSessionWhoseTimeoutComesDueWhileItsSaveIsInFlightSavesUnderItsLockThenTheLockEnds() throws Exception {
-        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser sara = new Browser(uri()).basic("sara", "demo").timeout(Duration.ofMinutes(2)); // (a save held long)
         Browser ada = new Browser(uri()).basic("ada", "demo");
         assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:2\"}").statusCode()).isEqualTo(201);
         String body = sara.get("api/configurators/2").body();
+        outliveTheSession(List.of("configurator:2"));
         Duration dueAndReaped = Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS);
         long version;
         Future<HttpResponse<String>> save;
@@ -534,13 +538,21 @@ public class EditlockIT {
             rs.next();
             assertThat(rs.getLong(1)).as("the save landed").isEqualTo(version + 1);
         }
-        // Then the lock ends by whichever layer comes first: the session's end (one timeout after the save's
-        // request) or its lease (20 s from the grant, which the save's wait has used up), then the sweep.
+        // Then the lock ends with the session, one timeout after the save's request.
         await().atMost(dueAndReaped.plusSeconds(TestSettings.SWEEP_SECONDS + 10)).pollInterval(Duration.ofMillis(500))
-                .until(() -> List.of("SESSION_ENDED", "EXPIRED").contains(jsonArray(ada.get(
+                .until(() -> List.of("SESSION_ENDED").contains(jsonArray(ada.get(
                         "api/locks/events?resource=configurator:2&limit=1").body()).getJsonObject(0)
                         .getString("type")));
         assertThat(ada.get("api/locks/configurator:2").statusCode()).isEqualTo(404);
+    }
+
+    /** Moves the leases of {@code resources} an hour out (as if renewed), so that only their session can end them. */
+    private static void outliveTheSession(List<String> resources) throws Exception {
+        try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement("update app_lock"
+                + " set expires_at = statement_timestamp() + interval '1 hour' where resource_key = any (?)")) {
+            ps.setArray(1, c.createArrayOf("varchar", resources.toArray()));
+            assertThat(ps.executeUpdate()).isEqualTo(resources.size());
+        }
     }
 
     /** Database sessions waiting for a lock. */

@@ -1,6 +1,7 @@
 package com.editlock.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.URL;
@@ -373,6 +374,43 @@ public class HostileInputIT {
                 .as("no password prompt over a page").doesNotStartWithIgnoringCase("Basic");
         HttpResponse<String> script = send(null, "GET", "api/locks", Map.of(), null);
         assertThat(script.headers().firstValue("WWW-Authenticate").orElseThrow()).startsWith("Basic");
+    }
+
+    // ---- the live stream ----
+
+    @org.junit.jupiter.api.Test
+    void theLiveStreamCarriesOnlyItsOwnSessionsTabsAndEndsAtOnceForAnyoneElse() throws Exception {
+        java.net.URI at = java.net.URI.create(base.toString());
+        Browser sara = new Browser(at);
+        sara.login("sara", "demo");
+        sara.get("configurators.xhtml");
+        java.net.URI mine = sara.liveAddress().orElseThrow();
+        try (PageStream own = sara.openStream(m -> { })) {
+            assertThat(own.status()).isEqualTo(200);
+            assertThat(own.header("content-type")).startsWith("text/event-stream");
+            assertThat(own.header("cache-control")).isEqualTo("no-cache");
+            assertThat(own.header("x-accel-buffering")).isEqualTo("no");
+            await("the stream stays open, kept alive").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                    .until(() -> !own.endedByServer());
+        }
+
+        Browser omar = new Browser(at);
+        omar.login("omar", "demo");
+        for (String cookie : java.util.Arrays.asList(omar.sessionId().orElseThrow(), null)) { // another user; nobody
+            try (PageStream stranger = PageStream.open(mine, cookie, Duration.ofSeconds(5), m -> { })) {
+                assertThat(stranger.status()).isEqualTo(200);
+                await("a stranger's stream is told the tab is unknown and ended").atMost(Duration.ofSeconds(3))
+                        .until(stranger::endedByServer);
+                assertThat(stranger.messages()).singleElement().asString().contains("\"type\":\"unknown\"");
+            }
+        }
+        for (String tabs : List.of("", "not-a-token", "a,b", String.join(",", java.util.Collections.nCopies(65,
+                java.util.UUID.randomUUID().toString())))) {
+            HttpResponse<String> bad = send(new Session("JSESSIONID=" + sara.sessionId().orElseThrow()), "GET",
+                    "live?tabs=" + tabs, Map.of(), null);
+            assertThat(bad.statusCode()).as(tabs).isEqualTo(400);
+            assertThat(bad.body()).as(tabs).contains("tabs by their page");
+        }
     }
 
     @org.junit.jupiter.api.Test

@@ -4,7 +4,7 @@ package com.editlock.it;
 public final class TestSettings {
     public static final int LEASE_SECONDS = 20; // the default
     public static final int SWEEP_SECONDS = 5; // the default
-    public static final int SESSION_TIMEOUT_SECONDS = 30; // long enough for a test's idle watcher (a page left open)
+    public static final int SESSION_TIMEOUT_SECONDS = 10;
     /** Payara's session reaper runs every 5 s (WEB-INF/glassfish-web.xml). */
     public static final int REAP_SECONDS = 5;
     /** How soon a changed role takes effect in a logged-in session. */
