@@ -147,11 +147,6 @@ public class LivePages {
         tabsAsked.stream().filter(tab -> !mine.contains(tab)).forEach(tab -> streams.tell(stream, tab, "unknown"));
     }
 
-    /** How many streams this node holds open. */
-    public int openStreams() {
-        return streams.size();
-    }
-
     private void releaseTab(String token) {
         Page page = pages.get(token);
         if (page == null) {
