@@ -254,8 +254,10 @@ final class ClusterTorture {
         // after the database returned the leases that ran out meanwhile were removed).
         Duration bound = plan.storeMayFail() ? plan.maxDuration()
                 : Duration.ofSeconds(Cluster.SWEEP_SECONDS).plusSeconds(1);
-        return new TortureChecker(seen, keys.stream().map(LockKey::parse).toList(),
-                Duration.ofSeconds(Cluster.LEASE_SECONDS), mark).expiresWithin(bound).check(c);
+        java.util.function.Function<LockKey, LockKey> aggregateOf = key -> key.kind() == LockKey.Kind.ITEM_FILTERS
+                ? LockKey.configurator(itemToConfigurator.get(key.id())) : LockKey.configurator(key.id());
+        return new TortureChecker(seen, keys.stream().map(LockKey::parse).toList(), aggregateOf,
+                Duration.ofSeconds(Cluster.LEASE_SECONDS), mark, false).expiresWithin(bound).check(c);
     }
 
     private static void sleep(long millis) {

@@ -47,8 +47,20 @@ public final class LockStore implements DataSource {
     private final ThreadLocal<Connection> current = new ThreadLocal<>();
     private final java.util.Map<String, Runnable> beforeStatement = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private LockStore(PGSimpleDataSource target) {
+    /** What every statement the lock manager prepares goes through: the identity, or a planted bug. */
+    private final java.util.function.UnaryOperator<String> statements;
+
+    private LockStore(PGSimpleDataSource target, java.util.function.UnaryOperator<String> statements) {
         this.target = target;
+        this.statements = statements;
+    }
+
+    /**
+     * The same database, with every statement the lock manager prepares passed through {@code change} first: a copy
+     * of the store with a bug planted in its SQL ({@link PlantedBug}).
+     */
+    public LockStore withStatements(java.util.function.UnaryOperator<String> change) {
+        return new LockStore(target, change);
     }
 
     /** The store of this test JVM; its database lives until the JVM exits. */
@@ -85,7 +97,7 @@ public final class LockStore implements DataSource {
         pg.setUrl(url);
         pg.setUser(user);
         pg.setPassword(password);
-        return new LockStore(pg);
+        return new LockStore(pg, java.util.function.UnaryOperator.identity());
     }
 
     /** The catalog described above. */
@@ -190,6 +202,7 @@ public final class LockStore implements DataSource {
                         if (hook != null) {
                             hook.run();
                         }
+                        args[0] = statements.apply(sql);
                     }
                     if (method.getName().equals("close")) {
                         if (inTx == null) {

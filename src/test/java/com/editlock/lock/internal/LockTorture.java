@@ -50,10 +50,18 @@ public final class LockTorture {
     /** The operations a client mixes. */
     public enum Op {
         ACQUIRE, GRANTED, REFUSED, RENEW, RELEASE, RELEASE_TAB, END_SESSION, FORCE_RELEASE, SAVE, SAVE_ACCEPTED,
-        SAVE_REFUSED, SWEEP, PAUSE
+        SAVE_REFUSED, STALE_SAVE, SWEEP, PAUSE
     }
 
     private static final long FIRST_AGGREGATE = 900_001;
+
+    /** How often the torture's own sweeper runs (the application's timer runs every few seconds). */
+    static final Duration SWEEP_INTERVAL = Duration.ofMillis(100);
+
+    /** A sweep's own time and the scheduler's jitter on a loaded machine, on top of the interval. */
+    static final Duration SWEEP_SLACK = Duration.ofMillis(1_900);
+
+    private volatile boolean done;
 
     private final LockStore store;
     private final Plan plan;
@@ -90,9 +98,10 @@ public final class LockTorture {
         long mark = store.number("select coalesce(max(id), 0) from lock_event");
         long start = System.nanoTime();
         long deadline = start + plan.maxDuration().toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(plan.clients());
+        ExecutorService pool = Executors.newFixedThreadPool(plan.clients() + 1);
         try {
             List<Future<?>> clients = new ArrayList<>();
+            Future<?> sweeper = pool.submit(() -> sweepEvery(SWEEP_INTERVAL, deadline));
             for (int i = 0; i < plan.clients(); i++) {
                 Random random = new Random(plan.seed() * 31 + i);
                 clients.add(pool.submit(() -> new Client(random).run(deadline)));
@@ -100,13 +109,16 @@ public final class LockTorture {
             for (Future<?> client : clients) {
                 client.get(plan.maxDuration().toSeconds() + 120, TimeUnit.SECONDS);
             }
+            done = true;
+            sweeper.get(60, TimeUnit.SECONDS);
         } finally {
             pool.shutdownNow();
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         TortureChecker.Report report;
         try (Connection c = store.separateConnection()) {
-            report = new TortureChecker(seen, keys, plan.lease(), mark).check(c);
+            report = new TortureChecker(seen, keys, LockStore.BY_ID::aggregateOf, plan.lease(), mark)
+                    .expiresWithin(SWEEP_INTERVAL.plus(SWEEP_SLACK)).check(c);
         }
         Map<Op, Long> totals = new EnumMap<>(Op.class);
         counts.forEach((op, n) -> totals.put(op, n.get()));
@@ -118,11 +130,35 @@ public final class LockTorture {
         counts.get(op).incrementAndGet();
     }
 
-    /** One simulated person: one session at a time with two tabs, and what it believes it holds. */
+    /**
+     * The EJB timer's stand-in: a sweep every {@code interval} until the clients are done, so that a lapsed lock is
+     * removed within a bound the checker holds the store to (the clients also sweep now and then).
+     */
+    private Void sweepEvery(Duration interval, long deadline) throws InterruptedException {
+        while (!done && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(120)) {
+            Instant before = Instant.now();
+            try {
+                store.asDeclared("sweepExpired", locks::sweepExpired);
+                seen.swept(before, Instant.now());
+            } catch (RuntimeException e) {
+                failures.add("sweeper: " + e);
+            }
+            Thread.sleep(interval.toMillis());
+        }
+        return null;
+    }
+
+    /**
+     * One simulated person: one session at a time with two tabs, and what it believes it holds. Every call is
+     * written down with its instants and answer ({@link TortureChecker.Observations}); a call that throws anything
+     * but the contract's refusal is a failure of the run.
+     */
     private final class Client {
         private final Random random;
         private LockOwner owner = newOwner();
         private final Map<LockKey, Lock> held = new HashMap<>();
+        /** Tokens this session held before on a key: a stale tab presents one. */
+        private final Map<LockKey, Long> earlier = new HashMap<>();
 
         Client(Random random) {
             this.random = random;
@@ -162,6 +198,11 @@ public final class LockTorture {
             return keys.get(random.nextInt(keys.size()));
         }
 
+        private void forget(Lock lock) {
+            held.remove(lock.key());
+            earlier.put(lock.key(), lock.fencingToken());
+        }
+
         private void step() {
             int dice = random.nextInt(1000);
             if (dice < 330) {
@@ -171,34 +212,46 @@ public final class LockTorture {
                 String view = random.nextBoolean() ? null : tab();
                 Instant before = Instant.now();
                 int renewed = either("renew", () -> locks.renew(owner.ownerId(), view));
-                seen.renewed(owner.ownerId(), before, Instant.now(), renewed);
+                seen.renewedCall(owner.ownerId(), view, before, Instant.now(), renewed);
             } else if (dice < 600) {
                 release();
             } else if (dice < 640) {
                 count(Op.RELEASE_TAB);
                 String view = tab();
-                either("releaseView", () -> locks.releaseView(owner.ownerId(), view));
-                held.values().removeIf(l -> view.equals(l.view()));
+                Instant before = Instant.now();
+                List<LockKey> gone = either("releaseView", () -> locks.releaseView(owner.ownerId(), view));
+                seen.ended(TortureChecker.Kind.RELEASE_VIEW, owner.ownerId(), view, before, Instant.now(), gone);
+                List.copyOf(held.values()).stream().filter(l -> view.equals(l.view())).forEach(this::forget);
             } else if (dice < 660) {
                 count(Op.END_SESSION);
-                either("releaseAll", () -> locks.releaseAll(owner.ownerId()));
+                Instant before = Instant.now();
+                List<LockKey> gone = either("releaseAll", () -> locks.releaseAll(owner.ownerId()));
+                seen.ended(TortureChecker.Kind.RELEASE_ALL, owner.ownerId(), null, before, Instant.now(), gone);
                 held.clear();
+                earlier.clear();
                 owner = newOwner();
             } else if (dice < 680) {
                 count(Op.FORCE_RELEASE);
                 LockKey key = anyKey();
-                either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
-            } else if (dice < 950) {
-                save();
+                Instant before = Instant.now();
+                List<Lock> gone = either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
+                seen.forced(key, before, Instant.now(), gone);
+            } else if (dice < 980) {
+                save(random.nextInt(10) == 0);
             } else if (dice < 990) {
                 count(Op.SWEEP);
+                Instant before = Instant.now();
                 store.asDeclared("sweepExpired", locks::sweepExpired);
+                seen.swept(before, Instant.now());
             } else {
-                count(Op.PAUSE); // stops beating for a while: its leases lapse
+                count(Op.PAUSE); // stops beating for a while: its leases lapse; back, it presses Save in every tab
                 LockStore.unchecked(() -> {
-                    Thread.sleep(plan.lease().toMillis() + random.nextInt((int) plan.lease().toMillis() + 1));
+                    Thread.sleep(plan.lease().toMillis() + random.nextInt((int) plan.lease().toMillis() / 4 + 1));
                     return null;
                 });
+                for (int tries = held.size(); tries > 0; tries--) {
+                    save(false);
+                }
             }
         }
 
@@ -211,14 +264,21 @@ public final class LockTorture {
             }
             LockMode mode = random.nextInt(10) < 3 ? LockMode.READ : LockMode.WRITE;
             String view = tab();
+            Instant before = Instant.now();
             try {
                 List<Lock> granted = either("acquireAll", () -> locks.acquireAll(wanted, mode, owner, view));
+                seen.acquired(owner.ownerId(), view, wanted, mode, before, Instant.now(),
+                        TortureChecker.Outcome.DONE, granted);
                 count(Op.GRANTED);
                 for (Lock lock : granted) {
-                    seen.granted(lock);
-                    held.put(lock.key(), lock);
+                    Lock was = held.put(lock.key(), lock);
+                    if (was != null && was.fencingToken() != lock.fencingToken()) {
+                        earlier.put(was.key(), was.fencingToken());
+                    }
                 }
             } catch (LockUnavailableException e) {
+                seen.acquired(owner.ownerId(), view, wanted, mode, before, Instant.now(),
+                        TortureChecker.Outcome.REFUSED, null);
                 count(Op.REFUSED);
             }
         }
@@ -231,39 +291,60 @@ public final class LockTorture {
             Lock lock = held.values().stream().skip(random.nextInt(held.size())).findFirst().orElseThrow();
             Instant before = Instant.now();
             boolean released = either("release", () -> locks.release(lock.key(), owner.ownerId(), lock.view()));
-            if (released) {
-                seen.released(lock.fencingToken(), before, Instant.now());
-            }
-            held.remove(lock.key());
+            seen.releasedCall(owner.ownerId(), lock.key(), lock.view(), before, Instant.now(),
+                    released ? TortureChecker.Outcome.DONE : TortureChecker.Outcome.REFUSED);
+            forget(lock);
         }
 
-        private void save() {
+        /**
+         * A save under the lock: the fencing check and the write in one transaction. A stale tab presents a token
+         * this session held on the key before; it must be refused.
+         */
+        private void save(boolean stale) {
             List<Lock> writable = held.values().stream().filter(l -> l.mode() == LockMode.WRITE).toList();
             if (writable.isEmpty()) {
                 return;
             }
-            count(Op.SAVE);
             Lock lock = writable.get(random.nextInt(writable.size()));
-            try { // saved_at: the transaction's start, which is when verify judged the lock (its first statement)
-                Instant savedAt = store.inTransaction(() -> {
-                    locks.verify(lock.key(), lock.ownerId(), lock.fencingToken());
+            Long presented = lock.fencingToken();
+            if (stale) {
+                if (!earlier.containsKey(lock.key())) {
+                    return;
+                }
+                presented = earlier.get(lock.key());
+                if (presented == lock.fencingToken()) {
+                    return;
+                }
+                count(Op.STALE_SAVE);
+            } else {
+                count(Op.SAVE);
+            }
+            long token = presented;
+            Instant before = Instant.now();
+            try { // judged at: the transaction's start, when verify (its first statement) ran; written at: the write
+                Instant[] at = store.inTransaction(() -> {
+                    locks.verify(lock.key(), owner.ownerId(), token);
                     try (Connection c = store.getConnection(); PreparedStatement ps = c.prepareStatement(
                             "insert into torture_save (resource_key, fencing_token, owner_id, saved_at)"
-                                    + " values (?, ?, ?, transaction_timestamp()) returning saved_at")) {
+                                    + " values (?, ?, ?, transaction_timestamp()) returning saved_at,"
+                                    + " clock_timestamp()")) {
                         ps.setString(1, lock.key().toString());
-                        ps.setLong(2, lock.fencingToken());
-                        ps.setString(3, lock.ownerId());
+                        ps.setLong(2, token);
+                        ps.setString(3, owner.ownerId());
                         try (ResultSet rs = ps.executeQuery()) {
                             rs.next();
-                            return rs.getTimestamp(1).toInstant();
+                            return new Instant[] {rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant()};
                         }
                     }
                 });
+                seen.saveCall(owner.ownerId(), lock.key(), token, before, Instant.now(), at[0], at[1]);
                 count(Op.SAVE_ACCEPTED);
-                seen.saved(lock, savedAt);
             } catch (LockNotHeldException e) {
+                seen.saveCall(owner.ownerId(), lock.key(), token, before, Instant.now(), null, null);
                 count(Op.SAVE_REFUSED);
-                held.remove(lock.key());
+                if (!stale) {
+                    forget(lock);
+                }
             }
         }
     }
@@ -294,9 +375,11 @@ public final class LockTorture {
                 r.counts().get(Op.GRANTED), r.counts().get(Op.REFUSED), r.counts().get(Op.SAVE_ACCEPTED),
                 r.counts().get(Op.SAVE_REFUSED), r.report().expired(), r.report().violations().size(),
                 r.unexpectedFailures()));
-        out.append(String.format("%nChecked: %,d grants (tokens), %,d accepted saves, %,d audit rows replayed, %,d locks"
-                + " left at the end.%n", r.report().tokens(), r.report().saves(), r.report().events(),
-                r.report().finalLocks()));
+        out.append(String.format("%nChecked: %,d calls, %,d locks (tokens), %,d accepted saves (%,d stale-tab saves"
+                + " tried), %,d audit rows replayed and each matched to its call (%,d), %,d locks left at the end;"
+                + " worst expiry %d ms after the lease ran out.%n", r.report().callsJudged(), r.report().tokens(),
+                r.report().saves(), r.counts().get(Op.STALE_SAVE), r.report().events(), r.report().rowsMatched(),
+                r.report().finalLocks(), r.report().worstExpiryDelay().toMillis()));
         r.report().violations().stream().limit(20).forEach(v -> out.append("VIOLATION: ").append(v).append('\n'));
         r.failures().forEach(f -> out.append("FAILURE: ").append(f).append('\n'));
         return out.toString();

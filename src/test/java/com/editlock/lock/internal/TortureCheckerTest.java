@@ -7,65 +7,384 @@ import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockOwner;
 import java.sql.Connection;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The checker's rule for locks a screen left (Done, Save): the page says "no longer editing" whether it released the
- * lock or an admin or the lease ended it a moment before, so the lock must have ended by the end of the call — not
- * necessarily by it. A client told it released a lock (the API's {@code 204}) is still held to the strict rule.
+ * Each rule of {@link TortureChecker} detects what it is there for. Every test writes a made-up history (audit rows
+ * at chosen instants, and what the clients did) that is clean, checks that the checker finds nothing, then plants one
+ * wrong row or answer and checks that the checker reports exactly that. Times are milliseconds after the test's start;
+ * the lease is 1 s and the sweep bound 0.5 s.
  */
 class TortureCheckerTest {
 
     private static final AtomicLong NEXT_AGGREGATE = new AtomicLong(700_000);
+    private static final AtomicLong NEXT_TOKEN = new AtomicLong(-1_000_000_000L);
+    private static final Duration LEASE = Duration.ofSeconds(1);
 
     private final LockStore store = LockStore.shared();
-    private final JdbcLockManager locks = store.manager(Duration.ofSeconds(60));
-    private final LockKey key = LockKey.configurator(NEXT_AGGREGATE.incrementAndGet());
-    private final LockOwner sara = new LockOwner(UUID.randomUUID().toString(), "sara", "Sara");
+    private final long aggregate = NEXT_AGGREGATE.incrementAndGet();
+    private final LockKey key = LockKey.configurator(aggregate);
+    private final LockKey variables = LockKey.variables(aggregate);
+    private final String sara = "sara-" + UUID.randomUUID();
+    private final String omar = "omar-" + UUID.randomUUID();
     private final long mark = store.number("select coalesce(max(id), 0) from lock_event");
+    private final Instant start = Instant.now().truncatedTo(ChronoUnit.MILLIS).minusSeconds(3600);
     private final TortureChecker.Observations seen = new TortureChecker.Observations();
 
-    private Lock granted() {
-        Lock lock = store.asDeclared("acquire", () -> locks.acquire(key, LockMode.WRITE, sara, "tab-1"));
-        seen.granted(lock);
-        return lock;
+    private Instant t(long millis) {
+        return start.plusMillis(millis);
+    }
+
+    private void row(long at, String type, LockKey on, LockMode mode, String owner, Long token) {
+        store.execute("insert into lock_event (occurred_at, event_type, resource_key, aggregate_key, mode, owner_id,"
+                + " user_login, display_name, fencing_token) values (?, ?, ?, ?, ?, ?, 'u', 'U', ?)",
+                Timestamp.from(t(at)), type, on.toString(), key.toString(), mode == null ? null : mode.name(), owner,
+                token);
+    }
+
+    private Lock lock(LockKey on, LockMode mode, String owner, String view, long token, long acquiredAt) {
+        return new Lock(on, key, mode, owner, view, "u", "U", t(acquiredAt), t(acquiredAt),
+                t(acquiredAt).plus(LEASE), token);
+    }
+
+    /** A grant to {@code owner} by a call at {@code from}–{@code from + 10}, its row at {@code from + 5}. */
+    private long granted(String owner, LockKey on, LockMode mode, String view, long from) {
+        long token = NEXT_TOKEN.incrementAndGet();
+        row(from + 5, "ACQUIRED", on, mode, owner, token);
+        seen.acquired(owner, view, List.of(on), mode, t(from), t(from + 10), TortureChecker.Outcome.DONE,
+                List.of(lock(on, mode, owner, view, token, from + 5)));
+        return token;
+    }
+
+    private void released(String owner, LockKey on, String view, long token, long from) {
+        row(from + 5, "RELEASED", on, LockMode.WRITE, owner, token);
+        seen.releasedCall(owner, on, view, t(from), t(from + 10), TortureChecker.Outcome.DONE);
     }
 
     private List<String> violations() throws Exception {
         try (Connection c = store.separateConnection()) {
-            return new TortureChecker(seen, List.of(key), Duration.ofSeconds(60), mark).check(c).violations();
+            return new TortureChecker(seen, List.of(key, variables), LockStore.BY_ID::aggregateOf, LEASE, mark)
+                    .expiresWithin(Duration.ofMillis(500)).check(c).violations();
+        }
+    }
+
+    /** Sara takes the record in tab-1, beats, saves and releases it: nothing to report. */
+    private long clean() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.renewedCall(sara, "tab-1", t(500), t(510), 1);
+        seen.saveCall(sara, key, token, t(600), t(620), t(605), t(610));
+        released(sara, key, "tab-1", token, 900);
+        assertThat(violations()).as("the clean history").isEmpty();
+        return token;
+    }
+
+    private void assertOnly(String expected) throws Exception {
+        assertThat(violations()).singleElement().asString().contains(expected);
+    }
+
+    @Test
+    void historyAnEndOfSomethingNeverGranted() throws Exception {
+        clean();
+        row(950, "RELEASED", key, LockMode.WRITE, sara, 42L);
+        seen.releasedCall(sara, key, "tab-1", t(945), t(955), TortureChecker.Outcome.DONE);
+        assertThat(violations()).anyMatch(v -> v.contains("which was never granted or already ended"));
+    }
+
+    @Test
+    void historyThatDoesNotAddUpToTheRowsLeft() throws Exception {
+        clean();
+        store.execute("insert into app_lock (resource_key, aggregate_key, mode, owner_id, user_login, display_name,"
+                + " expires_at, fencing_token) values (?, ?, 'WRITE', ?, 'u', 'U', now() + interval '1 hour', ?)",
+                variables.toString(), key.toString(), omar, NEXT_TOKEN.incrementAndGet());
+        try {
+            assertOnly("replaying the history does not give app_lock");
+        } finally {
+            store.execute("delete from app_lock where resource_key = ?", variables.toString());
         }
     }
 
     @Test
-    void aLockAScreenLeftAfterAnAdminReleasedItIsFineButAReleaseTheClientWasToldOfIsNot() throws Exception {
-        long token = granted().fencingToken();
-        store.inTransaction(() -> locks.forceRelease(key, "ada", "Sara is on holiday"));
-        Instant before = Instant.now();
-        assertThat(store.inTransaction(() -> locks.release(key, sara.ownerId(), "tab-1"))).isFalse();
-        seen.left(token, before, before.plusSeconds(1));
-
-        assertThat(violations()).isEmpty();
-
-        seen.released(token, before, before.plusSeconds(1));
-        assertThat(violations()).singleElement().asString()
-                .contains("the client was told it released it, the history says FORCE_RELEASED");
+    void grantsNoCallMade() throws Exception {
+        clean();
+        row(1500, "ACQUIRED", variables, LockMode.WRITE, omar, NEXT_TOKEN.incrementAndGet());
+        row(1600, "RELEASED", variables, LockMode.WRITE, omar, NEXT_TOKEN.get());
+        seen.releasedCall(omar, variables, null, t(1595), t(1605), TortureChecker.Outcome.DONE);
+        assertOnly("lies inside no call of an acquire of " + variables);
     }
 
     @Test
-    void aLockAScreenLeftThatLivedOnAfterTheCallIsAViolation() throws Exception {
-        long token = granted().fencingToken();
-        Instant past = Instant.now().minusSeconds(10);
-        seen.left(token, past, past.plusSeconds(5));
+    void grantsAClientWasToldOfButTheHistoryLacks() throws Exception {
+        clean();
+        seen.acquired(omar, "tab-1", List.of(variables), LockMode.WRITE, t(2000), t(2010),
+                TortureChecker.Outcome.DONE, List.of(lock(variables, LockMode.WRITE, omar, "tab-1", 77, 2005)));
+        assertThat(violations()).anyMatch(v -> v.contains("token 77 was granted to " + omar)
+                && v.contains("the history has no grant of it then"));
+    }
 
-        assertThat(violations()).singleElement().asString().contains("the history has no end for it");
+    @Test
+    void grantsInsideACallThatWasRefused() throws Exception {
+        clean();
+        long token = NEXT_TOKEN.incrementAndGet();
+        row(2005, "ACQUIRED", variables, LockMode.WRITE, omar, token);
+        row(2100, "RELEASED", variables, LockMode.WRITE, omar, token);
+        seen.releasedCall(omar, variables, null, t(2095), t(2105), TortureChecker.Outcome.DONE);
+        seen.acquired(omar, "tab-1", List.of(variables), LockMode.WRITE, t(2000), t(2010),
+                TortureChecker.Outcome.REFUSED, null);
+        assertThat(violations()).anyMatch(v -> v.contains("inside a call the client was told was refused"));
+    }
 
-        assertThat(store.inTransaction(() -> locks.release(key, sara.ownerId(), "tab-1"))).isTrue();
-        assertThat(violations()).singleElement().asString().contains("the history ends it later (RELEASED");
+    @Test
+    void grantsWhoseStartTheClientWasToldLiesOutsideTheCall() throws Exception {
+        clean();
+        long token = NEXT_TOKEN.incrementAndGet();
+        row(2005, "ACQUIRED", variables, LockMode.WRITE, omar, token);
+        seen.acquired(omar, "tab-1", List.of(variables), LockMode.WRITE, t(2000), t(2010),
+                TortureChecker.Outcome.DONE, List.of(lock(variables, LockMode.WRITE, omar, "tab-1", token, 1000)));
+        released(omar, variables, "tab-1", token, 2100);
+        assertOnly("the client was told it started at");
+    }
+
+    @Test
+    void conflictsOnOneKey() throws Exception {
+        long saras = clean();
+        long token = granted(omar, key, LockMode.WRITE, "tab-1", 300);
+        released(omar, key, "tab-1", token, 400);
+        assertOnly("two conflicting locks live at once: token " + saras);
+    }
+
+    @Test
+    void conflictsBetweenAnAggregateAndAPartOfIt() throws Exception {
+        clean();
+        long token = granted(omar, variables, LockMode.READ, "tab-1", 300);
+        released(omar, variables, "tab-1", token, 400);
+        assertOnly("two conflicting locks live at once");
+    }
+
+    @Test
+    void readersDoNotConflict() throws Exception {
+        long saras = granted(sara, variables, LockMode.READ, "tab-1", 100);
+        long omars = granted(omar, variables, LockMode.READ, "tab-1", 120);
+        released(omar, variables, "tab-1", omars, 400);
+        released(sara, variables, "tab-1", saras, 500);
+        assertThat(violations()).isEmpty();
+    }
+
+    @Test
+    void conflictsFromAnUpgradeToWrite() throws Exception {
+        long saras = granted(sara, variables, LockMode.READ, "tab-1", 100);
+        long omars = granted(omar, variables, LockMode.READ, "tab-1", 120);
+        row(305, "REACQUIRED", variables, LockMode.WRITE, sara, saras);
+        seen.acquired(sara, "tab-1", List.of(variables), LockMode.WRITE, t(300), t(310), TortureChecker.Outcome.DONE,
+                List.of(lock(variables, LockMode.WRITE, sara, "tab-1", saras, 100)));
+        released(omar, variables, "tab-1", omars, 400);
+        released(sara, variables, "tab-1", saras, 500);
+        assertOnly("two conflicting locks live at once: token " + omars + " (READ");
+    }
+
+    @Test
+    void releasesNoCallOfTheOwnerMade() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(905, "RELEASED", key, LockMode.WRITE, sara, token);
+        seen.forced(key, t(900), t(910), List.of()); // an admin, not Sara, was busy then
+        assertThat(violations()).anyMatch(v -> v.contains("lies inside no call of a release of " + key));
+    }
+
+    @Test
+    void releasesAClientWasToldOfButTheHistoryEndsOtherwise() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.releasedCall(sara, key, "tab-1", t(900), t(910), TortureChecker.Outcome.DONE);
+        row(905, "FORCE_RELEASED", key, LockMode.WRITE, sara, token);
+        seen.forced(key, t(900), t(910), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
+        assertOnly("was told it released " + key);
+    }
+
+    @Test
+    void tabReleasesOfATabThatDidNotHoldIt() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(905, "VIEW_CLOSED", key, LockMode.WRITE, sara, token);
+        seen.ended(TortureChecker.Kind.RELEASE_VIEW, sara, "tab-1", t(900), t(910), List.of(key));
+        assertThat(violations()).isEmpty();
+
+        seen.calls.removeIf(c -> c.kind() == TortureChecker.Kind.RELEASE_VIEW);
+        seen.ended(TortureChecker.Kind.RELEASE_VIEW, sara, "tab-2", t(900), t(910), List.of(key));
+        assertOnly("a release of the tab that held it (tab-1)");
+    }
+
+    @Test
+    void sessionEndsNoCallMade() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(905, "SESSION_ENDED", key, LockMode.WRITE, sara, token);
+        assertOnly("the end of session " + sara);
+    }
+
+    @Test
+    void forceReleasesNoAdminMadeOrAuditedAsSomethingElse() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(905, "FORCE_RELEASED", key, LockMode.WRITE, sara, token);
+        assertOnly("an admin's force release of " + key);
+
+        seen.forced(key, t(900), t(910), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
+        assertThat(violations()).isEmpty();
+
+        long other = granted(sara, variables, LockMode.WRITE, "tab-1", 1000);
+        row(1205, "RELEASED", variables, LockMode.WRITE, sara, other);
+        seen.forced(variables, t(1200), t(1210), List.of(lock(variables, LockMode.WRITE, sara, "tab-1", other,
+                1005)));
+        assertThat(violations()).hasSize(2)
+                .anyMatch(v -> v.contains("the admin was told token " + other) && v.contains("the history says"
+                        + " RELEASED"))
+                .anyMatch(v -> v.contains("lies inside no call of a release of " + variables));
+    }
+
+    @Test
+    void expiriesBeforeTheLeaseRanOut() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.renewedCall(sara, "tab-1", t(500), t(510), 1);
+        seen.swept(t(1300), t(1310));
+        row(1305, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertOnly("expired at " + t(1305) + ", 195 ms before its lease ran out");
+    }
+
+    @Test
+    void expiriesLaterThanTheSweepBound() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.swept(t(1500), t(1510));
+        row(1505, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertThat(violations()).isEmpty();
+
+        long late = granted(sara, variables, LockMode.WRITE, "tab-2", 2000);
+        seen.swept(t(3600), t(3610));
+        row(3605, "EXPIRED", variables, LockMode.WRITE, sara, late);
+        assertOnly("a ghost for 595 ms");
+    }
+
+    @Test
+    void expiriesNoSweepOrCleanUpMade() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(1305, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertOnly("a sweep or a clean-up of " + key);
+    }
+
+    @Test
+    void heartbeatsThatRenewMoreThanTheTabHeld() throws Exception {
+        clean();
+        seen.renewedCall(sara, "tab-2", t(700), t(710), 1);
+        assertOnly("renewed 1 locks; that tab held at most 0");
+    }
+
+    @Test
+    void revivalsNoHeartbeatOfThatTabMade() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(1205, "RENEWED_AFTER_LAPSE", key, LockMode.WRITE, sara, token);
+        seen.renewedCall(sara, "tab-2", t(1200), t(1210), 0);
+        released(sara, key, "tab-1", token, 1500);
+        assertOnly("lies inside no call of a heartbeat of " + sara);
+    }
+
+    @Test
+    void savesOnATokenNoLongerLive() throws Exception {
+        long token = clean();
+        seen.saveCall(sara, key, token, t(950), t(970), t(955), t(960));
+        assertOnly("save at " + t(955) + " accepted on token " + token + " of " + key + ", which was not live then");
+    }
+
+    @Test
+    void savesOnALockHeldForReading() throws Exception {
+        long token = granted(sara, variables, LockMode.READ, "tab-1", 100);
+        released(sara, variables, "tab-1", token, 900);
+        seen.saveCall(sara, variables, token, t(600), t(620), t(605), t(610));
+        assertOnly("held for reading only");
+    }
+
+    @Test
+    void savesAfterTheLeaseRanOut() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.saveCall(sara, key, token, t(1200), t(1220), t(1205), t(1210));
+        seen.swept(t(1400), t(1410));
+        row(1405, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertOnly("after its lease ran out (at " + t(1110) + " at the latest)");
+    }
+
+    @Test
+    void savesPresentingAnotherSessionsToken() throws Exception {
+        long token = clean();
+        seen.saveCall(omar, key, token, t(700), t(720), t(705), t(710));
+        assertOnly("the token is " + sara + "'s lock on " + key);
+    }
+
+    @Test
+    void savesThatWroteAfterTheLockEnded() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.saveCall(sara, key, token, t(600), t(960), t(605), t(950));
+        released(sara, key, "tab-1", token, 900);
+        assertOnly("wrote at " + t(950) + ", after its lock ended (RELEASED");
+    }
+
+    @Test
+    void savesRefusedWhileTheLockWasLiveAndInItsLease() throws Exception {
+        long token = clean();
+        seen.saveCall(sara, key, token, t(300), t(320), null, null);
+        assertOnly("refused at " + t(300));
+    }
+
+    @Test
+    void denialsNoRefusedCallMadeAndRefusalsNothingBlocked() throws Exception {
+        clean();
+        row(305, "DENIED", key, LockMode.WRITE, omar, null);
+        assertOnly("lies inside no call of a refused acquire by " + omar);
+
+        seen.acquired(omar, "tab-1", List.of(key), LockMode.WRITE, t(300), t(310), TortureChecker.Outcome.REFUSED,
+                null);
+        assertThat(violations()).isEmpty();
+
+        seen.acquired(omar, "tab-1", List.of(key), LockMode.WRITE, t(2000), t(2010), TortureChecker.Outcome.REFUSED,
+                null);
+        assertOnly("with no conflicting lock of another session live then");
+    }
+
+    @Test
+    void locksAScreenLeftLiveOnAfterTheCall() throws Exception {
+        long token = clean();
+        seen.left(token, t(800), t(850));
+        assertOnly("the client left it by " + t(850) + ", the history ends it later (RELEASED");
+    }
+
+    @Test
+    void locksAScreenLeftAfterAnAdminReleasedThemAreFine() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(505, "FORCE_RELEASED", key, LockMode.WRITE, sara, token);
+        seen.forced(key, t(500), t(510), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
+        seen.left(token, t(800), t(850));
+        assertThat(violations()).isEmpty();
+    }
+
+    @Test
+    void theRealStoreWritesAHistoryTheCheckerAccepts() throws Exception {
+        JdbcLockManager locks = store.manager(LEASE);
+        LockOwner owner = new LockOwner(sara, "sara", "Sara");
+        Instant before = Instant.now();
+        Lock lock = store.asDeclared("acquire", () -> locks.acquire(key, LockMode.WRITE, owner, "tab-1"));
+        seen.acquired(sara, "tab-1", List.of(key), LockMode.WRITE, before, Instant.now(),
+                TortureChecker.Outcome.DONE, List.of(lock));
+        before = Instant.now();
+        int renewed = store.asDeclared("renew", () -> locks.renew(sara, "tab-1"));
+        seen.renewedCall(sara, "tab-1", before, Instant.now(), renewed);
+        before = Instant.now();
+        assertThat(store.asDeclared("release", () -> locks.release(key, sara, "tab-1"))).isTrue();
+        seen.releasedCall(sara, key, "tab-1", before, Instant.now(), TortureChecker.Outcome.DONE);
+
+        try (Connection c = store.separateConnection()) {
+            TortureChecker.Report report = new TortureChecker(seen, List.of(key, variables),
+                    LockStore.BY_ID::aggregateOf, LEASE, mark).check(c);
+            assertThat(report.violations()).isEmpty();
+            assertThat(report.rowsMatched()).isEqualTo(2);
+        }
     }
 }
