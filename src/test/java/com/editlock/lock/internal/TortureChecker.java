@@ -734,17 +734,60 @@ public final class TortureChecker {
                 }
             }
         } else if (call.outcome() == Outcome.REFUSED) {
-            boolean blocked = call.keys().stream().anyMatch(key -> lives.values().stream().anyMatch(other ->
-                    !other.owner.equals(call.owner()) && other.aggregate.equals(aggregateOf.apply(key))
+            boolean blocked = call.keys().stream().anyMatch(key -> seenDuring(aggregateOf.apply(key), call.before(),
+                    call.after()).stream().anyMatch(other -> !other.owner.equals(call.owner())
                             && overlapping(other.key, key, other.aggregate)
-                            && (other.modeAt(call.after()) == LockMode.WRITE || call.mode() == LockMode.WRITE)
-                            && other.from.isBefore(call.after().plus(SLACK))
-                            && other.seenUntil().isAfter(call.before().minus(SLACK))));
+                            && (other.modeAt(call.after()) == LockMode.WRITE || call.mode() == LockMode.WRITE)));
             if (!blocked) {
                 violation("%s was refused %s %s at %s–%s with no conflicting lock of another session live then",
                         call.owner(), call.mode(), call.keys(), call.before(), call.after());
             }
         }
+    }
+
+    /** Each aggregate's lives by start, with the latest {@link Life#seenUntil} of each prefix. */
+    private Map<LockKey, List<Life>> byAggregate;
+    private Map<LockKey, Instant[]> seenUntilOfPrefix;
+
+    /** The lives in {@code aggregate} that others may have seen at some instant between the two. */
+    private List<Life> seenDuring(LockKey aggregate, Instant before, Instant after) {
+        if (byAggregate == null) {
+            byAggregate = new HashMap<>();
+            seenUntilOfPrefix = new HashMap<>();
+            lives.values().forEach(l -> byAggregate.computeIfAbsent(l.aggregate, a -> new ArrayList<>()).add(l));
+            byAggregate.forEach((a, inOne) -> {
+                inOne.sort(Comparator.comparing(l -> l.from));
+                Instant[] prefix = new Instant[inOne.size()];
+                Instant latest = Instant.MIN;
+                for (int i = 0; i < prefix.length; i++) {
+                    Instant until = inOne.get(i).seenUntil();
+                    latest = until.isAfter(latest) ? until : latest;
+                    prefix[i] = latest;
+                }
+                seenUntilOfPrefix.put(a, prefix);
+            });
+        }
+        List<Life> inOne = byAggregate.getOrDefault(aggregate, List.of());
+        Instant[] prefix = seenUntilOfPrefix.get(aggregate);
+        int lo = 0;
+        int hi = inOne.size();
+        Instant latestStart = after.plus(SLACK);
+        while (lo < hi) { // the first life starting after the call
+            int mid = (lo + hi) >>> 1;
+            if (inOne.get(mid).from.isBefore(latestStart)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        List<Life> seen = new ArrayList<>();
+        Instant earliestEnd = before.minus(SLACK);
+        for (int i = lo - 1; i >= 0 && prefix[i].isAfter(earliestEnd); i--) {
+            if (inOne.get(i).seenUntil().isAfter(earliestEnd)) {
+                seen.add(inOne.get(i));
+            }
+        }
+        return seen;
     }
 
     private static boolean overlapping(LockKey a, LockKey b, LockKey aggregate) {
