@@ -27,9 +27,9 @@ import java.util.logging.Logger;
  * that thread's cache; a request thread that completed another request's stream would hand objects still in use to
  * its own next request. Nothing here ever runs on a request thread.
  *
- * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left. Each stream gets
- * a keep-alive comment every {@link #KEEP_ALIVE_MILLIS}, and {@link #PROBES} probes {@link #PROBE_MILLIS} apart
- * after it: the first write after the client left still succeeds (the client's side only answers it with a reset),
+ * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left. Every stream
+ * gets a keep-alive comment every {@link #KEEP_ALIVE_MILLIS} (news in between does not put it off), and
+ * {@link #PROBES} probes {@link #PROBE_MILLIS} apart after it: the first write after the client left still succeeds (the client's side only answers it with a reset),
  * and the container reports a failed send at the next write, not at the one that failed. So a client that left is
  * noticed about a keep-alive interval later, not two or three (measured on Payara 6: docs/live-channel.md). The
  * first write that fails (or throws anything) means the client is gone: the stream is ended and every tab it
@@ -106,6 +106,7 @@ final class LiveStreams implements Runnable {
     LiveStreams(Consumer<Collection<String>> lost, Clock clock) {
         this.lost = lost;
         this.clock = clock;
+        this.lastKeepAlive = clock.millis(); // the first keep-alive a second from now, not on top of the first stream's greeting
     }
 
     /** A client opened a stream that carries {@code tabs}; its first bytes are written by the writer, soon. */
@@ -167,7 +168,7 @@ final class LiveStreams implements Runnable {
     }
 
     /**
-     * One turn of the writer: what is queued, then a keep-alive to every stream quiet for a second, or the probe that
+     * One turn of the writer: what is queued, then once a second a keep-alive to every stream, or the probe that
      * follows the keep-alives.
      */
     void pass() {
@@ -178,11 +179,9 @@ final class LiveStreams implements Runnable {
         if (now - lastKeepAlive >= KEEP_ALIVE_MILLIS) {
             lastKeepAlive = now;
             probesDue = PROBES;
-            for (Stream s : streams) {
-                if (now - s.lastWrite >= KEEP_ALIVE_MILLIS) {
-                    s.probe = true;
-                    write(s, now, true);
-                }
+            for (Stream s : streams) { // every stream, also one that just had news: the news may have been the
+                s.probe = true;        // first write after its client left, which succeeds, so only the next tells
+                write(s, now, true);
             }
         } else if (probesDue > 0 && now - lastKeepAlive >= (PROBES - probesDue + 1) * PROBE_MILLIS) {
             probesDue--;

@@ -72,6 +72,26 @@ class LiveStreamsTest {
     }
 
     @Test
+    void aClientThatLeftJustBeforeNewsIsNoticedByTheNextKeepAliveNotASecondLater() {
+        Client c = new Client();
+        streams.open(c, List.of("a"));
+        streams.pass();
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
+        streams.pass(); // keep-alive
+        for (int probe = 1; probe <= LiveStreams.PROBES; probe++) {
+            now.addAndGet(LiveStreams.PROBE_MILLIS);
+            streams.pass();
+        }
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS - LiveStreams.PROBES * LiveStreams.PROBE_MILLIS - 50);
+        streams.tell("a", "lock");
+        streams.pass(); // the news: a real client that just left still takes this write, and resets the connection
+        c.gone = true;
+        now.addAndGet(50);
+        streams.pass(); // the keep-alive, 50 ms after the news
+        assertThat(lost).as("noticed at the keep-alive after the news, not a second later").containsExactly(List.of("a"));
+    }
+
+    @Test
     void messagesForATabAreCoalescedUntilTheWriterRuns() {
         Client c = new Client();
         streams.open(c, List.of("a", "b"));
