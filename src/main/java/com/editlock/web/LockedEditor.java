@@ -115,7 +115,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     public void load() {
         Optional<LockKey> key = key();
         if (key.isEmpty()) {
-            error("There is no such record. Pick one from the list.");
+            notFound();
             return;
         }
         LockOwner me = owner.get();
@@ -124,7 +124,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             current = currentValues().orElse(null);
             found = current != null;
             if (!found) {
-                error("There is no such record. Pick one from the list.");
+                notFound();
             }
         } else try {
             Editing<D> editing = open(LockRequest.write(key.get(), me, viewToken));
@@ -282,6 +282,12 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             locks.release(lock.key(), lock.ownerId(), viewToken); // a newer tab that took it over keeps it
             lock = null;
         }
+    }
+
+    /** The page says so, and answers 404: a bookmark or a link to a deleted record is not a success. */
+    private static void notFound() {
+        error("There is no such record. Pick one from the list.");
+        FacesContext.getCurrentInstance().getExternalContext().setResponseStatus(404);
     }
 
     protected static void error(String message) {
