@@ -29,8 +29,8 @@ import java.util.logging.Logger;
  *
  * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left. Every stream
  * gets a keep-alive comment every {@link #KEEP_ALIVE_MILLIS} (news in between does not put it off), and
- * {@link #PROBES} probes {@link #PROBE_MILLIS} apart after it: the first write after the client left still succeeds (the client's side only answers it with a reset),
- * and the container reports a failed send at the next write, not at the one that failed. So a client that left is
+ * {@link #PROBES} probes {@link #PROBE_MILLIS} apart after it: the first write after the client left still succeeds
+ * (the client's side only answers it with a reset), and the container reports a failed send at the next write, not at the one that failed. So a client that left is
  * noticed about a keep-alive interval later, not two or three (measured on Payara 6: docs/live-channel.md). The
  * first write that fails (or throws anything) means the client is gone: the stream is ended and every tab it
  * carried is reported to {@code lost} once.
