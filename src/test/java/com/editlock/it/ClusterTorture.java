@@ -43,8 +43,7 @@ final class ClusterTorture {
     /**
      * {@code releaseDelays}: per layer, the worst time from the cause (a tab cut off, a tab's goodbye, a logout) to
      * the lock's end in the history; {@code layerViolations}: locks that outlived their layer's bound (for a tab cut
-     * off the ghost bound, lease + sweep + 1 s from the cut, when its heartbeats stopped; the tab grace is its fast path,
-     * whose worst delay the figures show; for a goodbye or a logout the call itself).
+     * off {@link #TAB_BOUND}; for a goodbye or a logout the call itself).
      */
     record Result(long operations, Map<String, Long> counts, long unexpected, List<String> samples,
             TortureChecker.Report report, Duration took, Map<String, Duration> releaseDelays,
@@ -82,6 +81,8 @@ final class ClusterTorture {
     private final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>(); // token, at
     private final ConcurrentLinkedQueue<Cause> causes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Object[]> logouts = new ConcurrentLinkedQueue<>(); // client, gen, before, after
+    /** Every call that may grant or revive a lock, whatever it answered: client, gen, key (null: a heartbeat), window. */
+    private final ConcurrentLinkedQueue<Object[]> grantingCalls = new ConcurrentLinkedQueue<>();
 
     ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
         this.cluster = cluster;
@@ -121,6 +122,11 @@ final class ClusterTorture {
         try (Connection c = cluster.connect()) {
             report = check(c, mark);
             layers(c, mark, delays, layerViolations);
+            int matched = grantsHaveCalls(c, mark, layerViolations);
+            counts.computeIfAbsent("history grants matched to a call", k -> new AtomicLong()).set(matched);
+            if (matched == 0 && counts.containsKey("acquired")) {
+                layerViolations.add("clients were granted locks, but no grant of the history was found to judge");
+            }
         }
         delays.put("lease (lapse → removed)", report.worstExpiryDelay());
         Map<String, Long> totals = new TreeMap<>();
@@ -130,9 +136,15 @@ final class ClusterTorture {
     }
 
     /**
-     * How soon each release layer the clients caused took effect, from the history: a tab cut off (no goodbye) must be
-     * released within lease + sweep + 1 s (usually it is the tab grace), a tab's goodbye and a logout within their own
-     * call.
+     * How soon a tab that was cut off must have lost its locks, from the cut: the node notices within a keep-alive and
+     * its probes (1 s + 2 × 100 ms, {@code LiveStreams}), then the tab grace runs, plus 1 s for a loaded machine. The
+     * lease is not this layer's bound (a lapsed lease is the checker's own expiry check).
+     */
+    static final Duration TAB_BOUND = Duration.ofMillis(1_200).plusSeconds(Cluster.TAB_GRACE_SECONDS).plusSeconds(1);
+
+    /**
+     * How soon each release layer the clients caused took effect, from the history: a tab cut off (no goodbye) within
+     * {@link #TAB_BOUND}, a tab's goodbye and a logout within their own call.
      */
     private void layers(Connection c, long mark, Map<String, Duration> worst, List<String> violations)
             throws Exception {
@@ -158,7 +170,7 @@ final class ClusterTorture {
                 }
             }
         }
-        Duration grace = Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 1);
+        Duration grace = TAB_BOUND;
         for (Cause cause : causes) {
             if (movedTo.getOrDefault(cause.token(), Instant.MIN).isAfter(cause.at())) {
                 continue; // the session opened the record again in a new tab, which took the lock over (REACQUIRED)
@@ -194,6 +206,62 @@ final class ClusterTorture {
         }
     }
 
+    /** Locks a client's session was told of that the history gives to another session's owner; filled by check(). */
+    private final List<String> ownerMismatches = new ArrayList<>();
+
+    /**
+     * The history judged from the clients' side: each session (a client's generation) is one owner and each owner one
+     * session, and every grant, re-grant and revival of a torture key lies inside a call of the session that owns it
+     * and that could have made it — an acquire or a page opened on that key, or a heartbeat — whatever that call was
+     * answered (a lost answer is judged too). A lock the store made for nobody's call, or for the wrong session, fails.
+     */
+    private int grantsHaveCalls(Connection c, long mark, List<String> violations) throws Exception {
+        int matched = 0;
+        violations.addAll(ownerMismatches);
+        Map<String, String> sessionOf = new HashMap<>(); // owner -> client/gen
+        generationOwners.forEach((generation, owner) -> {
+            String other = sessionOf.putIfAbsent(owner, generation);
+            if (other != null) {
+                violations.add("owner " + owner + " is both session " + other + " and " + generation);
+            }
+        });
+        Map<String, List<Object[]>> callsOf = new HashMap<>(); // client/gen -> calls
+        for (Object[] call : grantingCalls) {
+            callsOf.computeIfAbsent(call[0] + "/" + call[1], k -> new ArrayList<>()).add(call);
+        }
+        Duration slack = Duration.ofMillis(2);
+        try (PreparedStatement ps = c.prepareStatement("select id, event_type, resource_key, owner_id, occurred_at "
+                + "from lock_event where id > ? and resource_key = any(?) "
+                + "and event_type in ('ACQUIRED', 'REACQUIRED', 'RENEWED_AFTER_LAPSE') order by id")) {
+            ps.setLong(1, mark);
+            ps.setArray(2, c.createArrayOf("text", keys.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String type = rs.getString(2);
+                    String key = rs.getString(3);
+                    Instant at = rs.getTimestamp(5).toInstant();
+                    String session = sessionOf.get(rs.getString(4));
+                    if (session == null) {
+                        violations.add(String.format("event %d: %s %s at %s for an owner that no client's session "
+                                + "was ever told of", rs.getLong(1), type, key, at));
+                        continue;
+                    }
+                    boolean explained = callsOf.getOrDefault(session, List.of()).stream().anyMatch(call ->
+                            (call[2] == null ? type.equals("RENEWED_AFTER_LAPSE") : call[2].equals(key))
+                                    && !at.isBefore(((Instant) call[3]).minus(slack))
+                                    && !at.isAfter(((Instant) call[4]).plus(slack)));
+                    if (explained) {
+                        matched++;
+                    } else {
+                        violations.add(String.format("event %d: %s %s at %s for session %s, outside every call of "
+                                + "that session that could make it", rs.getLong(1), type, key, at, session));
+                    }
+                }
+            }
+        }
+        return matched;
+    }
+
     /** Which owner (session) each client generation was, from the history of its grants; filled by check(). */
     private final Map<String, String> generationOwners = new ConcurrentHashMap<>();
 
@@ -222,7 +290,11 @@ final class ClusterTorture {
         ordered.sort(java.util.Comparator.comparing(Seen::received));
         for (Seen g : ordered) {
             String owner = ownerOf.getOrDefault(g.token(), "unknown-" + g.client() + "-" + g.generation());
-            generationOwners.putIfAbsent(g.client() + "/" + g.generation(), owner);
+            String was = generationOwners.putIfAbsent(g.client() + "/" + g.generation(), owner);
+            if (was != null && !was.equals(owner)) {
+                ownerMismatches.add(String.format("client %d's session %d was told of token %d, which the history "
+                        + "gives to another owner than its other locks", g.client(), g.generation(), g.token()));
+            }
             LockKey key = LockKey.parse(g.key());
             LockKey aggregate = key.kind() == LockKey.Kind.ITEM_FILTERS
                     ? LockKey.configurator(itemToConfigurator.get(key.id())) : LockKey.configurator(key.id());
@@ -285,9 +357,38 @@ final class ClusterTorture {
         return slowest503What;
     }
 
+    /** When the database went away and when it accepted connections again ({@link System#nanoTime()}). */
+    private volatile long outageFrom = Long.MAX_VALUE;
+
+    private volatile long outageUntil = Long.MAX_VALUE;
+
+    /** How long after the database is back a node may still answer 503 (its pool notices the database is back). */
+    static final Duration AFTER_OUTAGE = Duration.ofSeconds(2);
+
+    /** The database is about to stop: from now on a 503 with {@code Retry-After} is the promised answer. */
+    void outageBegins() {
+        outageFrom = System.nanoTime();
+    }
+
+    /** The database accepts connections again: a call begun more than {@link #AFTER_OUTAGE} later must not be a 503. */
+    void outageEnds() {
+        outageUntil = System.nanoTime();
+    }
+
+    /**
+     * A 503 is the promise only for a call that overlapped the outage (from the stop until {@link #AFTER_OUTAGE} after
+     * the database accepted connections again); any other 503 is a wrong answer.
+     */
+    private boolean duringOutage(ApiClient.Answer a) {
+        long answered = System.nanoTime();
+        long begun = answered - a.micros() * 1000;
+        long until = outageUntil == Long.MAX_VALUE ? Long.MAX_VALUE : outageUntil + AFTER_OUTAGE.toNanos();
+        return answered >= outageFrom && begun <= until;
+    }
+
     /** Every answer the API and the screens do not promise is unexpected: none is counted apart. */
     private void unexpected(String what, ApiClient.Answer a) {
-        if (plan.storeMayFail() && a.status() == 503 && a.retryAfter() != null) {
+        if (plan.storeMayFail() && a.status() == 503 && a.retryAfter() != null && duringOutage(a)) {
             count("503 while the store was down");
             long millis = a.micros() / 1000;
             if (millis > slowest503.getAndAccumulate(millis, Math::max)) {
@@ -425,8 +526,10 @@ final class ClusterTorture {
         private void acquire() {
             String key = keys.get(random.nextInt(keys.size()));
             String mode = random.nextInt(10) < 7 ? "WRITE" : "READ";
+            Instant sent = Instant.now();
             ApiClient.Answer a = api.acquire(key, mode);
             Instant received = Instant.now();
+            grantingCalls.add(new Object[] {index, generation, key, sent, received});
             if (a.status() == 201) {
                 count("acquired");
                 JsonObject lock = a.json();
@@ -495,6 +598,7 @@ final class ClusterTorture {
             Instant before = Instant.now();
             ApiClient.Answer a = api.heartbeat();
             Instant after = Instant.now();
+            grantingCalls.add(new Object[] {index, generation, null, before, after});
             if (a.status() == 204) {
                 count("heartbeat");
                 renewals.add(new Object[] {index, generation, before, after});
@@ -599,7 +703,9 @@ final class ClusterTorture {
             String[] parts = key.split(":");
             String page = parts[0].equals("item") ? "filters.xhtml?id=" + parts[1]
                     : parts.length == 3 ? "variables.xhtml?id=" + parts[1] : "configurator.xhtml?id=" + parts[1];
+            Instant sent = Instant.now();
             var r = browser.get(page);
+            grantingCalls.add(new Object[] {index, generation, key, sent, Instant.now()});
             String html = browser.page();
             var view = java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
             if (r.statusCode() != 200 || browser.liveAddress().isEmpty() || !view.find()) {
@@ -648,6 +754,7 @@ final class ClusterTorture {
             Instant before = Instant.now();
             int status = browser.post("api/locks/heartbeat?view=" + tab.view).statusCode();
             Instant after = Instant.now();
+            grantingCalls.add(new Object[] {index, generation, null, before, after});
             if (status == 204) {
                 count("screen heartbeat");
                 renewals.add(new Object[] {index, generation, before, after});

@@ -101,6 +101,7 @@ final class Reliability {
 
     /**
      * The torture runs on both nodes while PostgreSQL is stopped for {@code down} and started again: during the outage
+     * (and until {@link ClusterTorture#AFTER_OUTAGE} after the database accepts connections again, never outside it)
      * every call must be a {@code 503} with {@code Retry-After} within 2 s and nothing may be granted twice (the
      * checker judges the whole run); afterwards each node must report {@code UP} again, grant again, and the sweep must
      * remove the leases that ran out during the outage — all without a restart.
@@ -116,7 +117,10 @@ final class Reliability {
                 throw new IllegalStateException(e);
             }
         });
+        List<String> probeKeys = cluster.addConfigurators(cluster.size()).stream()
+                .filter(k -> k.startsWith("configurator:") && k.split(":").length == 2).toList();
         Thread.sleep(5_000);
+        torture.outageBegins();
         cluster.stopDatabase();
         long stopped = System.nanoTime();
         Duration healthDown = null;
@@ -130,7 +134,8 @@ final class Reliability {
         }
         duringOutage.run();
         Thread.sleep(Math.max(0, down.toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
-        cluster.startDatabase();
+        cluster.startDatabase(); // returns once it accepts connections
+        torture.outageEnds();
         long back = System.nanoTime();
         Duration healthUp = null;
         Duration granted = null;
@@ -151,7 +156,7 @@ final class Reliability {
                         }
                     }
                     if (probes[n] != null) {
-                        String key = keys.get(keys.size() - 1 - n);
+                        String key = probeKeys.get(n); // not the torture's: its checker owns every grant of those
                         ApiClient.Answer a = probes[n].acquire(key, "READ");
                         if (a.status() == 201 || a.status() == 409) {
                             grantedOn[n] = true;
@@ -243,6 +248,9 @@ final class Reliability {
         }
     }
 
+    /** How soon a churned page of the watched record must hear of a change (the admin changes it without pause). */
+    static final Duration PUSH_BOUND = Duration.ofSeconds(3);
+
     /** How a churned tab ends (docs/live-channel.md). */
     static final List<String> ROUTES = List.of("cut off", "polite leave", "open across a logout",
             "open across Done", "open across Save");
@@ -252,8 +260,9 @@ final class Reliability {
      * each with its live stream, and end them in turn — cut off (no goodbye), politely (the goodbye beacon), left
      * open while the session logs out, left open while the page's Done or Save navigates away — over and over, on
      * both nodes, while an admin acquires and releases the watched record (every change told to the open tabs) and
-     * three API clients read {@code /api/locks}. Returns the answers that were not a lock list and the node logs'
-     * lines of requests that failed inside the container.
+     * three API clients read {@code /api/locks}. Returns the answers that were not a lock list, pages of the
+     * watched record that heard no news within {@link #PUSH_BOUND}, and the node logs' lines of requests that failed
+     * inside the container.
      */
     static Churn tabChurn(Cluster cluster, String watched, Duration during) throws Exception {
         String id = watched.split(":")[1];
@@ -294,8 +303,10 @@ final class Reliability {
                         continue;
                     }
                     PageStream stream;
+                    AtomicLong told = new AtomicLong();
                     try {
-                        stream = b.openStream(m -> { });
+                        stream = b.openStream(m -> told.addAndGet(m.contains("\"type\":\"unknown\"")
+                                ? 1_000_000 : 1)); // a stranger's answer, not news
                     } catch (Exception e) {
                         refused.incrementAndGet();
                         continue;
@@ -306,6 +317,18 @@ final class Reliability {
                         continue;
                     }
                     sleep(20);
+                    if (!editing) { // the watched record changes all the time: its open page must be told
+                        long until = System.nanoTime() + PUSH_BOUND.toNanos();
+                        while (told.get() == 0 && System.nanoTime() < until) {
+                            sleep(10);
+                        }
+                        if (told.get() >= 1_000_000) {
+                            corrupted.add(route + ": the page's own stream was told its tab is unknown");
+                        } else if (told.get() == 0) {
+                            corrupted.add(route + ": no news reached a page of the watched record within "
+                                    + PUSH_BOUND.toMillis() + " ms while its lock changed many times a second");
+                        }
+                    }
                     routes.computeIfAbsent(route, r -> new AtomicLong()).incrementAndGet();
                     switch (route) {
                         case "cut off" -> stream.close();

@@ -117,7 +117,34 @@ public final class ReliabilityRun {
             o.load().violations().stream().limit(20).forEach(v -> System.out.println("VIOLATION " + v));
             t.samples().forEach(s -> System.out.println("UNEXPECTED " + s));
             o.load().samples().forEach(s -> System.out.println("UNEXPECTED (outage) " + s));
-            return violations == 0 && unexpected == 0 && leftBehind == 0 && failedInContainer.isEmpty() && w.clean();
+            List<String> missed = new java.util.ArrayList<>(); // the same bounds as ReliabilityIT's
+            Duration killBound = Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 1);
+            within(missed, "node kill: locks free", k.allFreed(), killBound);
+            if (k.survivorFailures() > 0 || k.survivorRequests() == 0) {
+                missed.add("node kill: the other node answered " + k.survivorRequests() + " requests, "
+                        + k.survivorFailures() + " failed");
+            }
+            within(missed, "outage: readiness DOWN", o.healthDown(), Duration.ofSeconds(2));
+            if (o.slowest503Millis() > 2_000) {
+                missed.add("outage: slowest 503 " + o.slowest503Millis() + " ms (bound 2 s)");
+            }
+            within(missed, "outage: both nodes UP again", o.healthUp(), Duration.ofSeconds(15));
+            within(missed, "outage: both nodes grant again", o.firstGrants(), Duration.ofSeconds(15));
+            within(missed, "outage: lapsed leases removed", o.lapsedSwept(), Duration.ofSeconds(15));
+            if (c.releasedAtShutdown() != c.locks() || c.leftAfterShutdown() != 0) {
+                missed.add("Ctrl-C: " + c.releasedAtShutdown() + " of " + c.locks() + " released by the shutdown, "
+                        + c.leftAfterShutdown() + " left");
+            }
+            missed.forEach(m -> System.out.println("BOUND MISSED " + m));
+            return violations == 0 && unexpected == 0 && leftBehind == 0 && failedInContainer.isEmpty() && w.clean()
+                    && missed.isEmpty();
+        }
+    }
+
+    private static void within(List<String> missed, String what, Duration took, Duration bound) {
+        if (took == null || took.compareTo(bound) > 0) {
+            missed.add(what + " after " + (took == null ? "never" : Reliability.millis(took)) + " (bound "
+                    + Reliability.millis(bound) + ")");
         }
     }
 
