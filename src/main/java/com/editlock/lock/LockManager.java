@@ -69,9 +69,6 @@ public interface LockManager {
     /** The owner's live locks. */
     List<Lock> locksOf(String ownerId);
 
-    /** All live locks, oldest first. */
-    List<Lock> allLocks();
-
     /**
      * Releases whoever holds {@code key}, audited with the admin and the reason.
      *

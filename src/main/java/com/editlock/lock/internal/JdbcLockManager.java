@@ -334,12 +334,6 @@ public class JdbcLockManager implements LockManager {
         return query(LockStatements.LOCKS_OF, ownerId);
     }
 
-    @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Lock> allLocks() {
-        return query(LockStatements.ALL_LOCKS);
-    }
-
     private static final java.util.Map<LockQuery.Sort, String> SORT_COLUMNS = java.util.Map.of(
             LockQuery.Sort.RESOURCE, "resource_key", LockQuery.Sort.MODE, "mode", LockQuery.Sort.HOLDER,
             "display_name", LockQuery.Sort.ACQUIRED, "acquired_at", LockQuery.Sort.RENEWED, "renewed_at",

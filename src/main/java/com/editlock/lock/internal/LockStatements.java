@@ -223,10 +223,6 @@ final class LockStatements {
              from app_lock where owner_id = ? and expires_at > statement_timestamp()
             order by acquired_at, resource_key""";
 
-    static final String ALL_LOCKS = "select " + COLUMNS + """
-             from app_lock where expires_at > statement_timestamp()
-            order by acquired_at, resource_key""";
-
     /**
      * The history after an event id, oldest first, for the feed that tells every node's screens. Parameters: id,
      * limit.
