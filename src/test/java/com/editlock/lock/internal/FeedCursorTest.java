@@ -42,4 +42,16 @@ class FeedCursorTest {
         cursor.advance(0);
         assertThat(cursor.floor()).isEqualTo(3);
     }
+
+    @Test
+    void theIdAtTheFloorIsOldNewsAndAGapIsWaitedOnFromWhenItWasFirstSeen() {
+        FeedCursor cursor = new FeedCursor(10, 5_000);
+        assertThat(cursor.accept(10)).as("the floor itself was read before").isFalse();
+        cursor.accept(12);
+        cursor.advance(100_000); // the gap at 11 is first seen now
+        cursor.advance(104_999);
+        assertThat(cursor.floor()).as("patience counts from when the gap was seen, not from zero").isEqualTo(10);
+        cursor.advance(105_000);
+        assertThat(cursor.floor()).isEqualTo(12);
+    }
 }

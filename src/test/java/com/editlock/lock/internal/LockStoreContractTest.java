@@ -200,11 +200,38 @@ class LockStoreContractTest {
     }
 
     @Test
+    void aListFindsTheLocksInsideItsAggregatesAndAHolderLearnsHowTheirLockEnded() {
+        LockKey elsewhere = LockKey.configurator(NEXT_AGGREGATE.incrementAndGet());
+        Lock omars = write(frame, omar);
+        write(variables, sara);
+        write(elsewhere, ada);
+        assertThat(locks.locksIn(whole)).extracting(Lock::key).containsExactlyInAnyOrder(frame, variables);
+        assertThat(locks.locksIn(List.of(whole))).extracting(Lock::key).containsExactlyInAnyOrder(frame, variables);
+        assertThat(locks.locksIn(List.of(whole, elsewhere))).hasSize(3);
+        assertThat(locks.locksIn(List.of())).as("no aggregates, no locks (and no query)").isEmpty();
+
+        assertThat(locks.lost(omars)).as("still held").isEmpty();
+        store.inTransaction(() -> locks.forceRelease(frame, "ada", "month end"));
+        assertThat(locks.lost(omars)).hasValueSatisfying(lost -> {
+            assertThat(lost.ending()).isEqualTo(LockEventType.FORCE_RELEASED);
+            assertThat(lost.actor()).isEqualTo("ada");
+            assertThat(lost.reason()).isEqualTo("month end");
+        });
+    }
+
+    @Test
     void aForceReleaseNeedsAReasonAndTheHolderIsToldWhoAndWhy() {
-        Lock omars = write(whole, omar);
+        Lock first = write(whole, omar);
         assertThatThrownBy(() -> store.inTransaction(() -> locks.forceRelease(whole, "ada", " ")))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.inTransaction(() -> locks.forceRelease(whole, "ada", "x".repeat(501))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 500 characters");
         assertThat(locks.holder(whole)).isPresent();
+        assertThat(locks.summary().oldestSince()).as("the oldest lock held is at least as old as Omar's")
+                .isNotNull().isBeforeOrEqualTo(first.acquiredAt());
+        assertThat(store.inTransaction(() -> locks.forceRelease(whole, "ada", "y".repeat(500))))
+                .as("500 characters is a reason, not too long").extracting(Lock::userLogin).containsExactly("omar");
+        Lock omars = write(whole, omar);
 
         assertThat(store.inTransaction(() -> locks.forceRelease(whole, "ada", "stuck since Friday")))
                 .extracting(Lock::userLogin).containsExactly("omar");
@@ -377,13 +404,15 @@ class LockStoreContractTest {
     void theRetentionPurgeDeletesOnlyOldHistoryInBatches() {
         JdbcLockManager small = store.manager(Duration.ofSeconds(60));
         small.sweepBatch = 2;
-        write(frame, sara);
-        store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));
+        for (int round = 0; round < 2; round++) { // four old lines: more than one batch of two
+            write(frame, sara);
+            store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));
+        }
         write(wheels, sara);
         store.execute("update lock_event set occurred_at = occurred_at - interval '100 days'"
                 + " where resource_key = ?", frame.toString());
 
-        assertThat(store.asDeclared("purgeHistory", () -> small.purgeHistory(90))).isGreaterThanOrEqualTo(2);
+        assertThat(store.asDeclared("purgeHistory", () -> small.purgeHistory(90))).isGreaterThanOrEqualTo(4);
         assertThat(history(frame)).isEmpty();
         assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED);
     }
@@ -571,6 +600,10 @@ class LockStoreContractTest {
         assertThat(history(wheels)).as("a refusal by the cap grants nothing").isEmpty();
         assertThat(store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, omar, null)).key())
                 .as("the cap is per session").isEqualTo(wheels);
+        store.inTransaction(() -> capped.release(variables, sara.ownerId(), null));
+        assertThatThrownBy(() -> store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)))
+                .as("one below the cap, a refusal is Omar's doing, not the cap's")
+                .isInstanceOf(LockUnavailableException.class);
         store.inTransaction(() -> capped.release(frame, sara.ownerId(), null));
         store.inTransaction(() -> capped.release(wheels, omar.ownerId(), null));
         assertThat(store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)).key())
