@@ -1,6 +1,6 @@
 package com.editlock.lock;
 
-import com.editlock.lock.internal.LockRemover;
+import com.editlock.lock.LockRemover;
 import jakarta.servlet.http.HttpSession;
 import java.util.Optional;
 import java.util.UUID;

@@ -13,7 +13,8 @@ import org.flywaydb.core.Flyway;
 
 /**
  * Runs before the web module serves: validates the settings (a bad value fails the deployment with a sentence naming
- * the key), refuses a database connection that is not at READ COMMITTED, migrates the schema with Flyway from {@code db-migrations/}, and installs the demo data when asked.
+ * the key), refuses a database connection that is not at READ COMMITTED, migrates the schema with Flyway from {@code db-migrations/}. The demo data, when asked for, is installed after it
+ * ({@code com.editlock.demo}).
  */
 @Startup
 @Singleton
@@ -27,9 +28,6 @@ public class PlatformStartup {
 
     @Inject
     Settings settings;
-
-    @Inject
-    DemoData demoData;
 
     @PostConstruct
     void start() {
@@ -48,8 +46,5 @@ public class PlatformStartup {
                 .migrate();
         LOG.info(() -> "Schema migrated: " + result.migrationsExecuted + " migration(s) applied, now at version "
                 + (result.targetSchemaVersion == null ? "(unchanged)" : result.targetSchemaVersion));
-        if (settings.demoData()) {
-            demoData.install();
-        }
     }
 }

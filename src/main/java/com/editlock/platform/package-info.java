@@ -1,2 +1,2 @@
-/** Start-up: validated configuration, the data source, Flyway migrations and the demo data. */
+/** Start-up and what everything stands on: validated settings, the data source, the schema (Flyway) and plain text. */
 package com.editlock.platform;

@@ -1,5 +1,7 @@
 package com.editlock.security;
 
+import com.editlock.errors.ErrorAnswers;
+import com.editlock.errors.TypedValues;
 import com.editlock.lock.SessionLocks;
 import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,5 +1,6 @@
 package com.editlock.security;
 
+import com.editlock.errors.ErrorAnswers;
 import com.editlock.platform.Settings;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
@@ -39,7 +40,7 @@ import java.util.regex.Pattern;
  * <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce their length.</li>
  * </ul>
  * It adds the security headers to every answer: a Content-Security-Policy that allows only this server's scripts and
- * the page's own nonce'd ones (see {@code CspNonces}), {@code X-Content-Type-Options}, {@code X-Frame-Options} and
+ * the page's own nonce'd ones (put on by {@code com.editlock.container.CspRenderKitFactory}), {@code X-Content-Type-Options}, {@code X-Frame-Options} and
  * {@code frame-ancestors}, {@code Referrer-Policy}, and {@code Cache-Control: no-store} on the API.
  */
 public class RequestGuard extends HttpFilter {

@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.live.LivePages;
 import com.editlock.security.CurrentOwner;
 import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PostConstruct;

@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.live.LivePages;
 import com.editlock.configurator.ConfiguratorService;
 import com.editlock.configurator.ConfiguratorSummary;
 import com.editlock.lock.Lock;
@@ -9,8 +10,8 @@ import com.editlock.lock.LockPage;
 import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockSummary;
 import com.editlock.platform.Settings;
-import com.editlock.presence.Presence;
-import com.editlock.presence.Viewer;
+import com.editlock.live.Presence;
+import com.editlock.live.Viewer;
 import com.editlock.security.CurrentOwner;
 import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PostConstruct;

@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.live.LivePages;
 import com.editlock.configurator.ConcurrentModificationException;
 import com.editlock.configurator.Editing;
 import com.editlock.configurator.InvalidDraftException;
@@ -22,8 +23,8 @@ import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
 import com.editlock.lock.LostLock;
 import com.editlock.lock.ResourceCatalog;
-import com.editlock.presence.Presence;
-import com.editlock.presence.Viewer;
+import com.editlock.live.Presence;
+import com.editlock.live.Viewer;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;

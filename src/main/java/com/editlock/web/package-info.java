@@ -1,6 +1,6 @@
 /**
- * The screens: one backing bean per screen, named after it; and what keeps them live: each page's tab in the
- * browser's event stream ({@code LiveStream}, {@code LiveStreams}), the tabs a node serves ({@code LivePages},
- * {@code TabSockets}) and the page's goodbye ({@code TabLeft}).
+ * The screens: one backing bean per screen, named after it (list, editors, read-only view, dashboard, history, login,
+ * the header), with the rows, tables, paging and sentences they show. What keeps them live is in
+ * {@code com.editlock.live}.
  */
 package com.editlock.web;

@@ -1,6 +1,6 @@
 package com.editlock.launcher;
 
-import com.editlock.platform.DemoData;
+import com.editlock.demo.DemoData;
 import com.editlock.platform.InvalidSettingException;
 import com.editlock.platform.Settings;
 import java.io.IOException;

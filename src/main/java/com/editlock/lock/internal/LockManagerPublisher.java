@@ -1,6 +1,7 @@
 package com.editlock.lock.internal;
 
 import com.editlock.lock.LockManager;
+import com.editlock.lock.LockRemover;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -14,7 +15,7 @@ import jakarta.servlet.annotation.WebListener;
 @WebListener
 public class LockManagerPublisher implements ServletContextListener {
 
-    static final String ATTRIBUTE = LockManager.class.getName();
+    static final String ATTRIBUTE = LockRemover.MANAGER_ATTRIBUTE;
 
     @Inject
     LockManager locks;

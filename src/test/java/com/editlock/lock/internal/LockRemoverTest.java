@@ -7,6 +7,7 @@ import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockRemover;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionBindingEvent;

@@ -1,4 +1,4 @@
-package com.editlock.web;
+package com.editlock.container;
 
 import com.editlock.security.RequestGuard;
 import jakarta.faces.context.FacesContext;
@@ -24,6 +24,8 @@ public class CspRenderKitFactory extends RenderKitFactory {
 
     public CspRenderKitFactory(RenderKitFactory wrapped) {
         super(wrapped);
+        java.util.logging.Logger.getLogger(CspRenderKitFactory.class.getName())
+                .info("Faces scripts carry the CSP nonce (CspRenderKitFactory)");
     }
 
     @Override

@@ -1,4 +1,4 @@
-package com.editlock.security;
+package com.editlock.errors;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Enumeration;

@@ -1,4 +1,4 @@
-package com.editlock.web;
+package com.editlock.live;
 
 import com.editlock.security.CurrentOwner;
 import jakarta.inject.Inject;

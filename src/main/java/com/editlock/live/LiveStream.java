@@ -1,6 +1,6 @@
-package com.editlock.web;
+package com.editlock.live;
 
-import com.editlock.security.ErrorAnswers;
+import com.editlock.errors.ErrorAnswers;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;

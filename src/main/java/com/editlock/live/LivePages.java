@@ -1,11 +1,11 @@
-package com.editlock.web;
+package com.editlock.live;
 
 import com.editlock.lock.LockChange;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
-import com.editlock.presence.Presence;
-import com.editlock.presence.PresenceChange;
+import com.editlock.live.Presence;
+import com.editlock.live.PresenceChange;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -104,7 +104,7 @@ public class LivePages {
     }
 
     /** A page opened in tab {@code viewToken} of the current request's session. */
-    void open(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
+    public void open(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
         pages.put(viewToken, new Page(viewToken, ownerId, request.getSession().getId(), key, aggregate));
     }
 
@@ -112,7 +112,7 @@ public class LivePages {
      * The page's view ended (left for another view, evicted, session over): forget it, release nothing here. A page
      * still open (its session ended under it) is told it gets no more news.
      */
-    void forget(String viewToken) {
+    public void forget(String viewToken) {
         streams.tell(viewToken, "unknown");
         pages.remove(viewToken);
         tabs.forget(viewToken);

@@ -1,4 +1,4 @@
-package com.editlock.presence;
+package com.editlock.live;
 
 import java.io.Serializable;
 

@@ -1,5 +1,6 @@
-package com.editlock.platform;
+package com.editlock.container;
 
+import java.util.logging.Logger;
 import org.eclipse.persistence.config.SessionCustomizer;
 import org.eclipse.persistence.sessions.Session;
 
@@ -10,8 +11,11 @@ import org.eclipse.persistence.sessions.Session;
  */
 public class NoQueryRetry implements SessionCustomizer {
 
+    private static final Logger LOG = Logger.getLogger(NoQueryRetry.class.getName());
+
     @Override
     public void customize(Session session) {
         session.getLogin().setQueryRetryAttemptCount(0);
+        LOG.info("EclipseLink query retry off (NoQueryRetry)");
     }
 }

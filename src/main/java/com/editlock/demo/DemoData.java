@@ -1,7 +1,14 @@
-package com.editlock.platform;
+package com.editlock.demo;
 
+import com.editlock.platform.Database;
+import com.editlock.platform.Settings;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
 import jakarta.inject.Inject;
 import com.editlock.security.PasswordHashes;
 import java.math.BigDecimal;
@@ -19,7 +26,10 @@ import javax.sql.DataSource;
  * missing (never overwritten); configurators only into an empty table, so a user's edits survive restarts.
  * Passwords are hashed at install time with the current parameters, by the same code that checks them.
  */
-@ApplicationScoped
+@Startup
+@Singleton
+@DependsOn("PlatformStartup") // the schema first
+@TransactionManagement(TransactionManagementType.BEAN) // one plain JDBC transaction of its own
 public class DemoData {
 
     private static final Logger LOG = Logger.getLogger(DemoData.class.getName());
@@ -66,7 +76,17 @@ public class DemoData {
     @Inject
     PasswordHashes passwordHash;
 
-    public void install() {
+    @Inject
+    Settings settings;
+
+    @PostConstruct
+    void start() {
+        if (settings.demoData()) {
+            install();
+        }
+    }
+
+    void install() {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             int users = installUsers(c);

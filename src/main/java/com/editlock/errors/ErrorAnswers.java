@@ -1,4 +1,4 @@
-package com.editlock.security;
+package com.editlock.errors;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -121,7 +121,7 @@ public final class ErrorAnswers {
         return b.toString();
     }
 
-    static String json(String s) {
+    public static String json(String s) {
         StringBuilder b = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             switch (c) {

@@ -1,4 +1,4 @@
-package com.editlock.security;
+package com.editlock.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package com.editlock.web;
+package com.editlock.live;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package com.editlock.security;
+package com.editlock.errors;
 
 import com.editlock.lock.LockStoreException;
 import jakarta.faces.application.ViewExpiredException;

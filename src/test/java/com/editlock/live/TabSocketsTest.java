@@ -1,4 +1,4 @@
-package com.editlock.web;
+package com.editlock.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,5 @@
-package com.editlock.lock.internal;
+package com.editlock.lock;
 
-import com.editlock.lock.LockKey;
-import com.editlock.lock.LockManager;
 import jakarta.servlet.http.HttpSessionBindingEvent;
 import jakarta.servlet.http.HttpSessionBindingListener;
 import java.io.Serializable;
@@ -20,6 +18,9 @@ public final class LockRemover implements HttpSessionBindingListener, Serializab
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(LockRemover.class.getName());
 
+    /** The servlet-context attribute under which the implementation publishes the {@link LockManager}. */
+    public static final String MANAGER_ATTRIBUTE = LockManager.class.getName();
+
     private final String ownerId;
 
     public LockRemover(String ownerId) {
@@ -28,7 +29,7 @@ public final class LockRemover implements HttpSessionBindingListener, Serializab
 
     @Override
     public void valueUnbound(HttpSessionBindingEvent event) {
-        Object manager = event.getSession().getServletContext().getAttribute(LockManagerPublisher.ATTRIBUTE);
+        Object manager = event.getSession().getServletContext().getAttribute(MANAGER_ATTRIBUTE);
         if (!(manager instanceof LockManager locks)) {
             LOG.warning("Session ended but no lock manager is published; the leases will expire instead.");
             return;
