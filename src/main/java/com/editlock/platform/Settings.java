@@ -67,7 +67,7 @@ public final class Settings {
         maxLockAgeMinutes = r.integer(MAX_LOCK_AGE_MINUTES, 720, 1, 525_600);
         maxBodyBytes = r.integer(MAX_BODY_BYTES, 262_144, 1_024, 16_777_216);
         allowedOrigins = r.origins(ALLOWED_ORIGINS);
-        passwordIterations = r.integer(PASSWORD_ITERATIONS, 210_000, 1_024, 10_000_000);
+        passwordIterations = r.integer(PASSWORD_ITERATIONS, 600_000, 1_024, 10_000_000);
         loginFailuresPerAccount = r.integer(LOGIN_FAILURES_PER_ACCOUNT, 5, 1, 1_000);
         loginFailuresPerAddress = r.integer(LOGIN_FAILURES_PER_ADDRESS, 20, 1, 100_000);
         loginMaxDelaySeconds = r.integer(LOGIN_MAX_DELAY_SECONDS, 60, 1, 3_600);
@@ -152,7 +152,7 @@ public final class Settings {
         return allowedOrigins;
     }
 
-    /** PBKDF2-HMAC-SHA512 iterations for new and upgraded password hashes. */
+    /** PBKDF2-HMAC-SHA256 iterations for new and upgraded password hashes (600,000, OWASP's figure for SHA-256). */
     public int passwordIterations() {
         return passwordIterations;
     }

@@ -108,6 +108,17 @@ public class EditlockIT {
     }
 
     @Test
+    void theRunningApplicationHashesPasswordsAt600000IterationsOfSha256() throws Exception {
+        try (Connection c = dataSource().getConnection(); var ps = c.prepareStatement(
+                "select password_hash from app_user where login = 'sara'")) {
+            var rs = ps.executeQuery();
+            assertThat(rs.next()).as("the demo data, installed by the application, has sara").isTrue();
+            assertThat(rs.getString(1).split(":")).as("algorithm:iterations:salt:hash, as the application wrote it")
+                    .hasSize(4).startsWith("PBKDF2WithHmacSHA256", "600000");
+        }
+    }
+
+    @Test
     void reacquiringIsIdempotentAndMovesTheLockToTheNewTab() throws Exception {
         long mark = lastEventId(); // other suites use these keys too: only this test's events count
         LockKey key = LockKey.variables(3);
