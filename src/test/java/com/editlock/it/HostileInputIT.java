@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The hostile-input catalogue: every case is one request an attacker, a broken script or a confused user could send.
  * For each: the status, a sentence that says what was wrong, never a 5xx or the server's own error page, and
- * {@code app_lock}, the configurator tables and the history (refusals apart) exactly as before. docs/hostile-input.md lists every
+ * {@code app_lock}, the configurator tables and the history (refusals apart) exactly as before. docs/security.md lists every
  * case in one line.
  *
  * <p>Sara holds configurator:1 and Omar configurator:2 (both through the API) for the whole catalogue; each case runs
