@@ -29,7 +29,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,93 +36,144 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * {@code /api/configurators/{id}}: read a whole aggregate, or replace it under the lock the calling session holds on
- * {@code configurator:{id}} (take it first with {@code POST /api/locks}). Without that lock the save is refused with a
- * {@code 409} that says so, and nothing changes.
+ * {@code /api/configurators/{id}}: read a whole aggregate, or replace it under the lock the calling
+ * session holds on {@code configurator:{id}} (take it first with {@code POST /api/locks}). Without
+ * that lock the save is refused with a {@code 409} that says so, and nothing changes.
  */
 @Path("configurators/{id}")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class ConfiguratorResource {
 
-    private static final Set<String> FIELDS = Set.of("id", "name", "description", "status", "version", "items",
-            "variables");
+    private static final Set<String> FIELDS =
+            Set.of("id", "name", "description", "status", "version", "items", "variables");
     private static final Set<String> ITEM_FIELDS = Set.of("id", "name", "price");
     private static final Set<String> VARIABLE_FIELDS = Set.of("id", "name", "type", "value");
 
-    @Inject
-    ConfiguratorService configurators;
+    @Inject ConfiguratorService configurators;
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
-    @Inject
-    CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
     @GET
     public JsonObject get(@PathParam("id") String id) {
         long configuratorId = id(id);
-        return configurators.current(configuratorId).map(ConfiguratorResource::json)
-                .orElseThrow(() -> new NotFoundException("There is no configurator:" + configuratorId + "."));
+        return configurators
+                .current(configuratorId)
+                .map(ConfiguratorResource::json)
+                .orElseThrow(
+                        () ->
+                                new NotFoundException(
+                                        "There is no configurator:" + configuratorId + "."));
     }
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
     public JsonObject put(@PathParam("id") String id, String body) {
         long configuratorId = id(id);
-        JsonObject json = LockJson.object(body, "The body must be a JSON object with name, description, status, "
-                + "version, items and variables, as GET returns it.", FIELDS);
-        if (json.containsKey("id") && !(json.get("id") instanceof JsonNumber n && n.isIntegral()
-                && n.bigIntegerValue().equals(java.math.BigInteger.valueOf(configuratorId)))) {
-            throw new BadRequestException("\"id\" in the body must be " + configuratorId + ", the id in the address "
-                    + "(or left out).");
+        JsonObject json =
+                LockJson.object(
+                        body,
+                        "The body must be a JSON object with name, description, status, "
+                                + "version, items and variables, as GET returns it.",
+                        FIELDS);
+        if (json.containsKey("id")
+                && !(json.get("id") instanceof JsonNumber n
+                        && n.isIntegral()
+                        && n.bigIntegerValue()
+                                .equals(java.math.BigInteger.valueOf(configuratorId)))) {
+            throw new BadRequestException(
+                    "\"id\" in the body must be "
+                            + configuratorId
+                            + ", the id in the address "
+                            + "(or left out).");
         }
         ConfiguratorDraft draft = draft(configuratorId, json);
         LockKey key = LockKey.configurator(configuratorId);
-        Lock held = locks.locksOf(owner.get().ownerId()).stream().filter(l -> l.key().equals(key)).findFirst()
-                .orElse(null);
+        Lock held =
+                locks.locksOf(owner.get().ownerId()).stream()
+                        .filter(l -> l.key().equals(key))
+                        .findFirst()
+                        .orElse(null);
         configurators.saveConfigurator(held, draft);
         return get(id);
     }
 
     static JsonObject json(ConfiguratorDraft d) {
         JsonArrayBuilder items = Json.createArrayBuilder();
-        d.items().forEach(i -> items.add(Json.createObjectBuilder().add("id", i.id()).add("name", i.name())
-                .add("price", i.price())));
+        d.items()
+                .forEach(
+                        i ->
+                                items.add(
+                                        Json.createObjectBuilder()
+                                                .add("id", i.id())
+                                                .add("name", i.name())
+                                                .add("price", i.price())));
         JsonArrayBuilder variables = Json.createArrayBuilder();
-        d.variables().forEach(v -> variables.add(Json.createObjectBuilder().add("id", v.id()).add("name", v.name())
-                .add("type", v.type().name()).add("value", v.value())));
-        return Json.createObjectBuilder().add("id", d.id()).add("name", d.name())
-                .add("description", d.description()).add("status", d.status().name()).add("version", d.version())
-                .add("items", items).add("variables", variables).build();
+        d.variables()
+                .forEach(
+                        v ->
+                                variables.add(
+                                        Json.createObjectBuilder()
+                                                .add("id", v.id())
+                                                .add("name", v.name())
+                                                .add("type", v.type().name())
+                                                .add("value", v.value())));
+        return Json.createObjectBuilder()
+                .add("id", d.id())
+                .add("name", d.name())
+                .add("description", d.description())
+                .add("status", d.status().name())
+                .add("version", d.version())
+                .add("items", items)
+                .add("variables", variables)
+                .build();
     }
 
     private static ConfiguratorDraft draft(long id, JsonObject o) {
         List<InvalidDraftException.Problem> problems = new ArrayList<>();
-        ConfiguratorStatus status = enumOf(ConfiguratorStatus.class, text(o, "status", problems), "status", problems);
+        ConfiguratorStatus status =
+                enumOf(ConfiguratorStatus.class, text(o, "status", problems), "status", problems);
         Long version = number(o, "version", problems, JsonNumber::longValueExact);
         List<ItemDraft> items = new ArrayList<>();
         JsonArray itemArray = array(o, "items", problems);
         for (int i = 0; i < itemArray.size(); i++) {
             JsonObject item = object(itemArray.get(i), "items[" + i + "]", problems);
             LockJson.knownFields(item, "items[" + i + "].", ITEM_FIELDS);
-            items.add(new ItemDraft(optionalId(item, "items[" + i + "].id", problems),
-                    text(item, "name", problems), number(item, "price", problems, JsonNumber::bigDecimalValue)));
+            items.add(
+                    new ItemDraft(
+                            optionalId(item, "items[" + i + "].id", problems),
+                            text(item, "name", problems),
+                            number(item, "price", problems, JsonNumber::bigDecimalValue)));
         }
         List<VariableDraft> variables = new ArrayList<>();
         JsonArray variableArray = array(o, "variables", problems);
         for (int i = 0; i < variableArray.size(); i++) {
             JsonObject v = object(variableArray.get(i), "variables[" + i + "]", problems);
             LockJson.knownFields(v, "variables[" + i + "].", VARIABLE_FIELDS);
-            variables.add(new VariableDraft(optionalId(v, "variables[" + i + "].id", problems), text(v, "name", problems),
-                    enumOf(VariableType.class, text(v, "type", problems), "variables[" + i + "].type", problems),
-                    text(v, "value", problems)));
+            variables.add(
+                    new VariableDraft(
+                            optionalId(v, "variables[" + i + "].id", problems),
+                            text(v, "name", problems),
+                            enumOf(
+                                    VariableType.class,
+                                    text(v, "type", problems),
+                                    "variables[" + i + "].type",
+                                    problems),
+                            text(v, "value", problems)));
         }
         if (!problems.isEmpty()) {
             throw new InvalidDraftException(problems);
         }
-        return new ConfiguratorDraft(id, text(o, "name", problems), text(o, "description", problems), status, items,
-                variables, version);
+        return new ConfiguratorDraft(
+                id,
+                text(o, "name", problems),
+                text(o, "description", problems),
+                status,
+                items,
+                variables,
+                version);
     }
 
     private static long id(String text) {
@@ -135,10 +185,12 @@ public class ConfiguratorResource {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new BadRequestException("'" + text + "' is not a configurator id: use a positive integer.");
+        throw new BadRequestException(
+                "'" + text + "' is not a configurator id: use a positive integer.");
     }
 
-    private static String text(JsonObject o, String field, List<InvalidDraftException.Problem> problems) {
+    private static String text(
+            JsonObject o, String field, List<InvalidDraftException.Problem> problems) {
         JsonValue v = o == null ? null : o.get(field);
         if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
             return null;
@@ -146,26 +198,37 @@ public class ConfiguratorResource {
         if (v instanceof JsonString s) {
             return s.getString();
         }
-        problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" must be a string."));
+        problems.add(
+                new InvalidDraftException.Problem(field, "\"" + field + "\" must be a string."));
         return null;
     }
 
-    private static <T> T number(JsonObject o, String field, List<InvalidDraftException.Problem> problems,
+    private static <T> T number(
+            JsonObject o,
+            String field,
+            List<InvalidDraftException.Problem> problems,
             Function<JsonNumber, T> as) {
         JsonValue v = o == null ? null : o.get(field);
         if (v instanceof JsonNumber n) {
             try {
                 return as.apply(n);
-            } catch (RuntimeException e) { // out of range, or beyond the parser's own limits on a number's size
-                problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" is out of range."));
+            } catch (
+                    RuntimeException
+                            e) { // out of range, or beyond the parser's own limits on a number's
+                // size
+                problems.add(
+                        new InvalidDraftException.Problem(
+                                field, "\"" + field + "\" is out of range."));
                 return null;
             }
         }
-        problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" must be a number."));
+        problems.add(
+                new InvalidDraftException.Problem(field, "\"" + field + "\" must be a number."));
         return null;
     }
 
-    private static Long optionalId(JsonObject o, String path, List<InvalidDraftException.Problem> problems) {
+    private static Long optionalId(
+            JsonObject o, String path, List<InvalidDraftException.Problem> problems) {
         JsonValue v = o == null ? null : o.get("id");
         if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
             return null;
@@ -180,21 +243,25 @@ public class ConfiguratorResource {
                 // reported below
             }
         }
-        problems.add(new InvalidDraftException.Problem(path, "\"id\" must be a positive integer, or absent for a new "
-                + "row."));
+        problems.add(
+                new InvalidDraftException.Problem(
+                        path, "\"id\" must be a positive integer, or absent for a new " + "row."));
         return null;
     }
 
-    private static JsonArray array(JsonObject o, String field, List<InvalidDraftException.Problem> problems) {
+    private static JsonArray array(
+            JsonObject o, String field, List<InvalidDraftException.Problem> problems) {
         JsonValue v = o.get(field);
         if (v instanceof JsonArray a) {
             return a;
         }
-        problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" must be an array."));
+        problems.add(
+                new InvalidDraftException.Problem(field, "\"" + field + "\" must be an array."));
         return JsonValue.EMPTY_JSON_ARRAY;
     }
 
-    private static JsonObject object(JsonValue v, String path, List<InvalidDraftException.Problem> problems) {
+    private static JsonObject object(
+            JsonValue v, String path, List<InvalidDraftException.Problem> problems) {
         if (v instanceof JsonObject o) {
             return o;
         }
@@ -202,7 +269,10 @@ public class ConfiguratorResource {
         return JsonValue.EMPTY_JSON_OBJECT;
     }
 
-    private static <E extends Enum<E>> E enumOf(Class<E> type, String text, String field,
+    private static <E extends Enum<E>> E enumOf(
+            Class<E> type,
+            String text,
+            String field,
             List<InvalidDraftException.Problem> problems) {
         if (text != null) {
             for (E e : type.getEnumConstants()) {
@@ -211,8 +281,14 @@ public class ConfiguratorResource {
                 }
             }
         }
-        problems.add(new InvalidDraftException.Problem(field, "\"" + field + "\" must be one of "
-                + java.util.Arrays.toString(type.getEnumConstants()) + "."));
+        problems.add(
+                new InvalidDraftException.Problem(
+                        field,
+                        "\""
+                                + field
+                                + "\" must be one of "
+                                + java.util.Arrays.toString(type.getEnumConstants())
+                                + "."));
         return null;
     }
 }

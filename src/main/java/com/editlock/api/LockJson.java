@@ -2,26 +2,25 @@ package com.editlock.api;
 
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
+import com.editlock.platform.PlainText;
 import jakarta.json.Json;
-import jakarta.json.JsonObject;
 import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParser;
-import com.editlock.platform.PlainText;
-import java.util.Set;
 import jakarta.ws.rs.BadRequestException;
 import java.io.StringReader;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /** How locks look in JSON. Owner ids and views never leave the server. */
 final class LockJson {
 
-    private LockJson() {
-    }
+    private LockJson() {}
 
     static JsonObject lock(Lock lock) {
         return Json.createObjectBuilder()
@@ -37,9 +36,15 @@ final class LockJson {
     static JsonObject locked(String message, List<Lock> holders) {
         Lock first = holders.get(0);
         var all = Json.createArrayBuilder();
-        holders.forEach(l -> all.add(Json.createObjectBuilder().add("resource", l.key().toString())
-                .add("mode", l.mode().name()).add("holder", holder(l)).add("since", iso(l.acquiredAt()))
-                .add("expiresAt", iso(l.expiresAt()))));
+        holders.forEach(
+                l ->
+                        all.add(
+                                Json.createObjectBuilder()
+                                        .add("resource", l.key().toString())
+                                        .add("mode", l.mode().name())
+                                        .add("holder", holder(l))
+                                        .add("since", iso(l.acquiredAt()))
+                                        .add("expiresAt", iso(l.expiresAt()))));
         return Json.createObjectBuilder()
                 .add("error", "locked")
                 .add("message", message)
@@ -51,8 +56,12 @@ final class LockJson {
     }
 
     static JsonObject event(LockEvent e) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("id", e.id()).add("at", iso(e.at()))
-                .add("type", e.type().name()).add("resource", e.resource());
+        JsonObjectBuilder b =
+                Json.createObjectBuilder()
+                        .add("id", e.id())
+                        .add("at", iso(e.at()))
+                        .add("type", e.type().name())
+                        .add("resource", e.resource());
         optional(b, "mode", e.mode());
         optional(b, "user", e.userLogin());
         optional(b, "name", e.displayName());
@@ -74,9 +83,10 @@ final class LockJson {
     static final int MAX_DEPTH = 16;
 
     /**
-     * The request body as a JSON object, or a 400 that says what was wrong and what {@code shape} is expected: not JSON,
-     * nested deeper than {@link #MAX_DEPTH} (checked by a streaming pass first, so no depth can exhaust the stack), a
-     * string with a control or broken character (the field is named), or a field not in {@code fields}.
+     * The request body as a JSON object, or a 400 that says what was wrong and what {@code shape}
+     * is expected: not JSON, nested deeper than {@link #MAX_DEPTH} (checked by a streaming pass
+     * first, so no depth can exhaust the stack), a string with a control or broken character (the
+     * field is named), or a field not in {@code fields}.
      */
     static JsonObject object(String body, String shape, Set<String> fields) {
         if (body == null || body.isBlank()) {
@@ -100,7 +110,8 @@ final class LockJson {
             if (e instanceof BadRequestException) {
                 throw e;
             }
-            throw new BadRequestException("The body is not valid JSON. " + shape); // Parsson's own limits
+            throw new BadRequestException(
+                    "The body is not valid JSON. " + shape); // Parsson's own limits
         }
     }
 
@@ -108,8 +119,13 @@ final class LockJson {
     static void knownFields(JsonObject object, String path, Set<String> fields) {
         for (String name : object.keySet()) {
             if (!fields.contains(name)) {
-                throw new BadRequestException("Unknown field \"" + path + name + "\": the fields are "
-                        + fields.stream().sorted().toList() + ".");
+                throw new BadRequestException(
+                        "Unknown field \""
+                                + path
+                                + name
+                                + "\": the fields are "
+                                + fields.stream().sorted().toList()
+                                + ".");
             }
         }
     }
@@ -119,12 +135,16 @@ final class LockJson {
             int depth = 0;
             while (parser.hasNext()) {
                 JsonParser.Event event = parser.next();
-                if (event == JsonParser.Event.START_ARRAY || event == JsonParser.Event.START_OBJECT) {
+                if (event == JsonParser.Event.START_ARRAY
+                        || event == JsonParser.Event.START_OBJECT) {
                     if (++depth > MAX_DEPTH) {
-                        throw new BadRequestException("The body nests arrays and objects deeper than " + MAX_DEPTH
-                                + " levels.");
+                        throw new BadRequestException(
+                                "The body nests arrays and objects deeper than "
+                                        + MAX_DEPTH
+                                        + " levels.");
                     }
-                } else if (event == JsonParser.Event.END_ARRAY || event == JsonParser.Event.END_OBJECT) {
+                } else if (event == JsonParser.Event.END_ARRAY
+                        || event == JsonParser.Event.END_OBJECT) {
                     depth--;
                 }
             }
@@ -133,11 +153,14 @@ final class LockJson {
 
     private static void checkStrings(JsonValue value, String path) {
         switch (value.getValueType()) {
-            case OBJECT -> value.asJsonObject().forEach((name, v) -> {
-                String here = path.isEmpty() ? name : path + "." + name;
-                refuse(name, here);
-                checkStrings(v, here);
-            });
+            case OBJECT ->
+                    value.asJsonObject()
+                            .forEach(
+                                    (name, v) -> {
+                                        String here = path.isEmpty() ? name : path + "." + name;
+                                        refuse(name, here);
+                                        checkStrings(v, here);
+                                    });
             case ARRAY -> {
                 var array = value.asJsonArray();
                 for (int i = 0; i < array.size(); i++) {
@@ -145,8 +168,7 @@ final class LockJson {
                 }
             }
             case STRING -> refuse(((JsonString) value).getString(), path);
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -162,7 +184,9 @@ final class LockJson {
     }
 
     private static JsonObjectBuilder holder(Lock lock) {
-        return Json.createObjectBuilder().add("user", lock.userLogin()).add("name", lock.displayName());
+        return Json.createObjectBuilder()
+                .add("user", lock.userLogin())
+                .add("name", lock.displayName());
     }
 
     private static String iso(Instant instant) {

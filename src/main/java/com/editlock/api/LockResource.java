@@ -40,20 +40,17 @@ import java.util.Set;
 @Produces(MediaType.APPLICATION_JSON)
 public class LockResource {
 
-    private static final String BODY_HINT = "The body must be a JSON object like "
-            + "{\"resource\":\"configurator:1\",\"mode\":\"WRITE\"}.";
+    private static final String BODY_HINT =
+            "The body must be a JSON object like "
+                    + "{\"resource\":\"configurator:1\",\"mode\":\"WRITE\"}.";
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
-    @Inject
-    ResourceCatalog catalog;
+    @Inject ResourceCatalog catalog;
 
-    @Inject
-    CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
-    @Context
-    UriInfo uris;
+    @Context UriInfo uris;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -67,14 +64,19 @@ public class LockResource {
             throw new BadRequestException(e.getMessage());
         }
         Lock lock = locks.acquire(key, mode, owner.get(), null);
-        return Response.created(uris.getBaseUriBuilder().path(LockResource.class).path("{resource}")
-                        .build(key.toString()))
-                .entity(LockJson.lock(lock)).build();
+        return Response.created(
+                        uris.getBaseUriBuilder()
+                                .path(LockResource.class)
+                                .path("{resource}")
+                                .build(key.toString()))
+                .entity(LockJson.lock(lock))
+                .build();
     }
 
     /**
-     * The caller's own locks (at most {@code locks.max.locks.per.session}); for an admin every lock, a page at a time:
-     * {@code ?offset=} (0) and {@code ?limit=} (100, at most 500), oldest first, the total in {@code X-Total-Count}.
+     * The caller's own locks (at most {@code locks.max.locks.per.session}); for an admin every
+     * lock, a page at a time: {@code ?offset=} (0) and {@code ?limit=} (100, at most 500), oldest
+     * first, the total in {@code X-Total-Count}.
      */
     @GET
     public Response list(@QueryParam("offset") String offset, @QueryParam("limit") String limit) {
@@ -83,8 +85,16 @@ public class LockResource {
             locks.locksOf(owner.get().ownerId()).forEach(l -> all.add(LockJson.lock(l)));
             return Response.ok(all.build()).build();
         }
-        LockPage<Lock> page = locks.find(new LockQuery(null, null, null, LockQuery.Sort.ACQUIRED, false,
-                whole(offset, "offset", 0, 0, Integer.MAX_VALUE), whole(limit, "limit", 100, 1, 500)));
+        LockPage<Lock> page =
+                locks.find(
+                        new LockQuery(
+                                null,
+                                null,
+                                null,
+                                LockQuery.Sort.ACQUIRED,
+                                false,
+                                whole(offset, "offset", 0, 0, Integer.MAX_VALUE),
+                                whole(limit, "limit", 100, 1, 500)));
         page.rows().forEach(l -> all.add(LockJson.lock(l)));
         return Response.ok(all.build()).header("X-Total-Count", page.total()).build();
     }
@@ -93,13 +103,15 @@ public class LockResource {
     @Path("{resource}")
     public JsonObject get(@PathParam("resource") String resource) {
         LockKey key = existing(resource);
-        return locks.holder(key).map(LockJson::lock)
+        return locks.holder(key)
+                .map(LockJson::lock)
                 .orElseThrow(() -> new NotFoundException(key + " is not locked."));
     }
 
     @DELETE
     @Path("{resource}")
-    public Response release(@PathParam("resource") String resource, @QueryParam("reason") String reason) {
+    public Response release(
+            @PathParam("resource") String resource, @QueryParam("reason") String reason) {
         LockKey key = existing(resource);
         LockOwner me = owner.get();
         if (locks.release(key, me.ownerId(), null)) {
@@ -107,15 +119,23 @@ public class LockResource {
         }
         Optional<Lock> holder = locks.holder(key);
         if (holder.isEmpty()) {
-            throw new NotFoundException("You hold no lock on " + key + ", and nobody else does either.");
+            throw new NotFoundException(
+                    "You hold no lock on " + key + ", and nobody else does either.");
         }
         if (!owner.isAdmin()) {
-            throw new ForbiddenException(key + " is held by " + holder.get().displayName()
-                    + "; only an admin may release someone else's lock.");
+            throw new ForbiddenException(
+                    key
+                            + " is held by "
+                            + holder.get().displayName()
+                            + "; only an admin may release someone else's lock.");
         }
         if (reason == null || reason.isBlank()) {
-            throw new BadRequestException("Say why you force-release " + holder.get().displayName() + "'s lock on "
-                    + key + ": add ?reason=… (it is shown to them and kept in the history).");
+            throw new BadRequestException(
+                    "Say why you force-release "
+                            + holder.get().displayName()
+                            + "'s lock on "
+                            + key
+                            + ": add ?reason=… (it is shown to them and kept in the history).");
         }
         try {
             locks.forceRelease(key, me.login(), reason);
@@ -128,7 +148,8 @@ public class LockResource {
     /** Admins: the history of one resource ({@code ?resource=}) or of all, newest first. */
     @GET
     @Path("events")
-    public JsonValue history(@QueryParam("resource") String resource, @QueryParam("limit") String limit) {
+    public JsonValue history(
+            @QueryParam("resource") String resource, @QueryParam("limit") String limit) {
         if (!owner.isAdmin()) {
             throw new ForbiddenException("Only an admin may read the lock history.");
         }
@@ -139,7 +160,10 @@ public class LockResource {
         return all.build();
     }
 
-    /** Renews the session's leases; {@code ?view=} (an editor page's own token) limits it to that tab's locks. */
+    /**
+     * Renews the session's leases; {@code ?view=} (an editor page's own token) limits it to that
+     * tab's locks.
+     */
     @POST
     @Path("heartbeat")
     public Response heartbeat(@QueryParam("view") String view) {
@@ -150,7 +174,10 @@ public class LockResource {
         return Response.noContent().build();
     }
 
-    /** A whole-number query parameter from {@code min} to {@code max}, {@code fallback} when absent, else a 400. */
+    /**
+     * A whole-number query parameter from {@code min} to {@code max}, {@code fallback} when absent,
+     * else a 400.
+     */
     private static int whole(String text, String name, int fallback, int min, int max) {
         if (text == null || text.isEmpty()) {
             return fallback;
@@ -163,7 +190,8 @@ public class LockResource {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new BadRequestException(name + " must be a whole number from " + min + " to " + max + ".");
+        throw new BadRequestException(
+                name + " must be a whole number from " + min + " to " + max + ".");
     }
 
     private LockKey existing(String resource) {

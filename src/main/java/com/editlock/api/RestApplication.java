@@ -5,5 +5,4 @@ import jakarta.ws.rs.core.Application;
 
 /** Mounts the JSON API at {@code /api}. */
 @ApplicationPath("api")
-public class RestApplication extends Application {
-}
+public class RestApplication extends Application {}

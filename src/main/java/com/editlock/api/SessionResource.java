@@ -12,8 +12,7 @@ import jakarta.ws.rs.core.Response;
 @Path("logout")
 public class SessionResource {
 
-    @Context
-    HttpServletRequest request;
+    @Context HttpServletRequest request;
 
     @POST
     public Response logout() throws ServletException {

@@ -6,13 +6,15 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 
-/** The shared version token of one aggregate; every save of any member bumps it with an expected-value check. */
+/**
+ * The shared version token of one aggregate; every save of any member bumps it with an
+ * expected-value check.
+ */
 @Entity
 @Table(name = "aggregate_version")
 public class AggregateVersion {
 
-    @Id
-    private Long id;
+    @Id private Long id;
 
     @Column(nullable = false)
     private long value;

@@ -20,8 +20,7 @@ import java.util.List;
 @Table(name = "configurator")
 public class Configurator {
 
-    @Id
-    private Long id;
+    @Id private Long id;
 
     @OneToOne(fetch = FetchType.EAGER, optional = false)
     @JoinColumn(name = "version_id")

@@ -12,19 +12,22 @@ import java.util.List;
 @ApplicationScoped
 public class ConfiguratorCatalog implements ResourceCatalog {
 
-    @PersistenceContext
-    EntityManager em;
+    @PersistenceContext EntityManager em;
 
     @Override
     public LockKey aggregateOf(LockKey key) {
-        List<?> owner = switch (key.kind()) {
-            case CONFIGURATOR, CONFIGURATOR_VARIABLES ->
-                em.createNativeQuery("select id from configurator where id = ?1").setParameter(1, key.id())
-                        .getResultList();
-            case ITEM_FILTERS ->
-                em.createNativeQuery("select configurator_id from configurator_item where id = ?1")
-                        .setParameter(1, key.id()).getResultList();
-        };
+        List<?> owner =
+                switch (key.kind()) {
+                    case CONFIGURATOR, CONFIGURATOR_VARIABLES ->
+                            em.createNativeQuery("select id from configurator where id = ?1")
+                                    .setParameter(1, key.id())
+                                    .getResultList();
+                    case ITEM_FILTERS ->
+                            em.createNativeQuery(
+                                            "select configurator_id from configurator_item where id = ?1")
+                                    .setParameter(1, key.id())
+                                    .getResultList();
+                };
         if (owner.isEmpty()) {
             throw new UnknownResourceException(key);
         }

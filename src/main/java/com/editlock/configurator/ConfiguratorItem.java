@@ -16,7 +16,10 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One item of a configurator; shares the configurator's version token. Its filter rules are a sub-page. */
+/**
+ * One item of a configurator; shares the configurator's version token. Its filter rules are a
+ * sub-page.
+ */
 @Entity
 @Table(name = "configurator_item")
 public class ConfiguratorItem {
@@ -45,8 +48,7 @@ public class ConfiguratorItem {
     @OrderBy("position")
     private List<ItemFilter> filters = new ArrayList<>();
 
-    protected ConfiguratorItem() {
-    }
+    protected ConfiguratorItem() {}
 
     ConfiguratorItem(Configurator configurator) {
         this.configurator = configurator;

@@ -23,27 +23,30 @@ import java.util.Optional;
 /**
  * Loads configurators for editing and saves them, always under a lock.
  *
- * <p>Opening takes the lock first ({@code @RequiresLock(LOAD_FOR_EDIT)}), so what the editor sees was loaded while
- * nobody else could change it. Saving runs in one transaction that first verifies the caller's lock and fencing token
- * ({@code @RequiresLock(WRITE)}), then bumps the aggregate's shared version, then writes. A whole-aggregate save
- * expects the version it was loaded at; a sub-page save (one item's filters, the variables) bumps it without that
- * check, because two people may hold two different sub-pages of one configurator at once and neither must refuse
- * the other — the locks already keep them apart.
+ * <p>Opening takes the lock first ({@code @RequiresLock(LOAD_FOR_EDIT)}), so what the editor sees
+ * was loaded while nobody else could change it. Saving runs in one transaction that first verifies
+ * the caller's lock and fencing token ({@code @RequiresLock(WRITE)}), then bumps the aggregate's
+ * shared version, then writes. A whole-aggregate save expects the version it was loaded at; a
+ * sub-page save (one item's filters, the variables) bumps it without that check, because two people
+ * may hold two different sub-pages of one configurator at once and neither must refuse the other —
+ * the locks already keep them apart.
  */
 @EditingService
 @ApplicationScoped
 @RetryTransientFailures
 public class ConfiguratorService {
 
-    @PersistenceContext
-    EntityManager em;
+    @PersistenceContext EntityManager em;
 
     /** The first {@code limit} configurators by name: every list on a screen is bounded. */
     @ReadsOnly
     public List<ConfiguratorSummary> list(int limit) {
-        return em.createQuery("select new com.editlock.configurator.ConfiguratorSummary(c.id, c.name, c.status,"
-                + " size(c.items)) from Configurator c order by c.name, c.id", ConfiguratorSummary.class)
-                .setMaxResults(limit).getResultList();
+        return em.createQuery(
+                        "select new com.editlock.configurator.ConfiguratorSummary(c.id, c.name, c.status,"
+                                + " size(c.items)) from Configurator c order by c.name, c.id",
+                        ConfiguratorSummary.class)
+                .setMaxResults(limit)
+                .getResultList();
     }
 
     /** The names of the configurators with these ids (a page of the dashboard names at most 50). */
@@ -52,8 +55,13 @@ public class ConfiguratorService {
         if (ids.isEmpty()) {
             return java.util.Map.of();
         }
-        return em.createQuery("select c.id, c.name from Configurator c where c.id in :ids", Object[].class)
-                .setParameter("ids", ids).getResultList().stream()
+        return em
+                .createQuery(
+                        "select c.id, c.name from Configurator c where c.id in :ids",
+                        Object[].class)
+                .setParameter("ids", ids)
+                .getResultList()
+                .stream()
                 .collect(java.util.stream.Collectors.toMap(r -> (Long) r[0], r -> (String) r[1]));
     }
 
@@ -61,45 +69,56 @@ public class ConfiguratorService {
     @ReadsOnly
     @Transactional
     public Optional<ConfiguratorDraft> current(long id) {
-        return Optional.ofNullable(em.find(Configurator.class, id)).map(ConfiguratorService::draftOf);
+        return Optional.ofNullable(em.find(Configurator.class, id))
+                .map(ConfiguratorService::draftOf);
     }
 
     @ReadsOnly
     @Transactional
     public Optional<VariablesDraft> currentVariables(long configuratorId) {
-        return Optional.ofNullable(em.find(Configurator.class, configuratorId)).map(ConfiguratorService::variablesOf);
+        return Optional.ofNullable(em.find(Configurator.class, configuratorId))
+                .map(ConfiguratorService::variablesOf);
     }
 
     @ReadsOnly
     @Transactional
     public Optional<FiltersDraft> currentFilters(long itemId) {
-        return Optional.ofNullable(em.find(ConfiguratorItem.class, itemId)).map(ConfiguratorService::filtersOf);
+        return Optional.ofNullable(em.find(ConfiguratorItem.class, itemId))
+                .map(ConfiguratorService::filtersOf);
     }
 
     @RequiresLock(RequiresLock.Access.LOAD_FOR_EDIT)
-    @Transactional(dontRollbackOn = LockUnavailableException.class) // the denial stays in the audit history
+    @Transactional(
+            dontRollbackOn =
+                    LockUnavailableException.class) // the denial stays in the audit history
     public Editing<ConfiguratorDraft> openConfigurator(LockRequest request) {
         expect(request.key(), LockKey.Kind.CONFIGURATOR);
-        return new Editing<>(request.granted(), draftOf(configurator(request.key().id(), request.key())));
+        return new Editing<>(
+                request.granted(), draftOf(configurator(request.key().id(), request.key())));
     }
 
     @RequiresLock(RequiresLock.Access.LOAD_FOR_EDIT)
-    @Transactional(dontRollbackOn = LockUnavailableException.class) // the denial stays in the audit history
+    @Transactional(
+            dontRollbackOn =
+                    LockUnavailableException.class) // the denial stays in the audit history
     public Editing<VariablesDraft> openVariables(LockRequest request) {
         expect(request.key(), LockKey.Kind.CONFIGURATOR_VARIABLES);
-        return new Editing<>(request.granted(), variablesOf(configurator(request.key().id(), request.key())));
+        return new Editing<>(
+                request.granted(), variablesOf(configurator(request.key().id(), request.key())));
     }
 
     @RequiresLock(RequiresLock.Access.LOAD_FOR_EDIT)
-    @Transactional(dontRollbackOn = LockUnavailableException.class) // the denial stays in the audit history
+    @Transactional(
+            dontRollbackOn =
+                    LockUnavailableException.class) // the denial stays in the audit history
     public Editing<FiltersDraft> openFilters(LockRequest request) {
         expect(request.key(), LockKey.Kind.ITEM_FILTERS);
         return new Editing<>(request.granted(), filtersOf(item(request.key().id(), request.key())));
     }
 
     /**
-     * Saves the whole aggregate held by {@code held} ({@code configurator:{id}}): fields, items (added, changed,
-     * reordered, removed) and variables. Returns the new version.
+     * Saves the whole aggregate held by {@code held} ({@code configurator:{id}}): fields, items
+     * (added, changed, reordered, removed) and variables. Returns the new version.
      */
     @RequiresLock
     @Transactional
@@ -153,8 +172,13 @@ public class ConfiguratorService {
     private static void covers(Lock held, LockKey.Kind kind, long id) {
         if (held.key().kind() != kind || held.key().id() != id) {
             LockKey wanted = new LockKey(kind, id);
-            throw new LockNotHeldException(wanted, "Your lock on " + held.key() + " does not cover " + wanted
-                    + ", so nothing was saved.");
+            throw new LockNotHeldException(
+                    wanted,
+                    "Your lock on "
+                            + held.key()
+                            + " does not cover "
+                            + wanted
+                            + ", so nothing was saved.");
         }
     }
 
@@ -175,16 +199,20 @@ public class ConfiguratorService {
     }
 
     private long bumpVersion(long versionId, Long expected, String login) {
-        String sql = "update aggregate_version set value = value + 1, modified_by = ?1, modified_at = now()"
-                + " where id = ?2" + (expected == null ? "" : " and value = ?3") + " returning value";
+        String sql =
+                "update aggregate_version set value = value + 1, modified_by = ?1, modified_at = now()"
+                        + " where id = ?2"
+                        + (expected == null ? "" : " and value = ?3")
+                        + " returning value";
         var query = em.createNativeQuery(sql).setParameter(1, login).setParameter(2, versionId);
         if (expected != null) {
             query.setParameter(3, expected);
         }
         List<?> bumped = query.getResultList();
         if (bumped.isEmpty()) {
-            throw new ConcurrentModificationException("This configurator was changed since you opened it, so nothing"
-                    + " was saved. Your changes are still on the screen; reopen it to see the current version.");
+            throw new ConcurrentModificationException(
+                    "This configurator was changed since you opened it, so nothing"
+                            + " was saved. Your changes are still on the screen; reopen it to see the current version.");
         }
         return ((Number) bumped.get(0)).longValue();
     }
@@ -195,10 +223,16 @@ public class ConfiguratorService {
         List<ConfiguratorItem> ordered = new ArrayList<>();
         for (int position = 0; position < drafts.size(); position++) {
             ItemDraft d = drafts.get(position);
-            ConfiguratorItem item = d.id() == null ? new ConfiguratorItem(c) : existing.remove(d.id());
+            ConfiguratorItem item =
+                    d.id() == null ? new ConfiguratorItem(c) : existing.remove(d.id());
             if (item == null) {
-                throw new InvalidDraftException(List.of(new InvalidDraftException.Problem("items[" + position + "]",
-                        "Item " + d.id() + " does not belong to this configurator.")));
+                throw new InvalidDraftException(
+                        List.of(
+                                new InvalidDraftException.Problem(
+                                        "items[" + position + "]",
+                                        "Item "
+                                                + d.id()
+                                                + " does not belong to this configurator.")));
             }
             item.setName(d.name().strip());
             item.setPrice(d.price());
@@ -215,10 +249,16 @@ public class ConfiguratorService {
         List<ConfiguratorVariable> kept = new ArrayList<>();
         for (int i = 0; i < drafts.size(); i++) {
             VariableDraft d = drafts.get(i);
-            ConfiguratorVariable v = d.id() == null ? new ConfiguratorVariable(c) : existing.remove(d.id());
+            ConfiguratorVariable v =
+                    d.id() == null ? new ConfiguratorVariable(c) : existing.remove(d.id());
             if (v == null) {
-                throw new InvalidDraftException(List.of(new InvalidDraftException.Problem("variables[" + i + "]",
-                        "Variable " + d.id() + " does not belong to this configurator.")));
+                throw new InvalidDraftException(
+                        List.of(
+                                new InvalidDraftException.Problem(
+                                        "variables[" + i + "]",
+                                        "Variable "
+                                                + d.id()
+                                                + " does not belong to this configurator.")));
             }
             v.update(d);
             kept.add(v);
@@ -228,9 +268,16 @@ public class ConfiguratorService {
     }
 
     private static ConfiguratorDraft draftOf(Configurator c) {
-        return new ConfiguratorDraft(c.getId(), c.getName(), c.getDescription(), c.getStatus(),
-                c.getItems().stream().map(i -> new ItemDraft(i.getId(), i.getName(), i.getPrice())).toList(),
-                variableDrafts(c), c.getVersion().getValue());
+        return new ConfiguratorDraft(
+                c.getId(),
+                c.getName(),
+                c.getDescription(),
+                c.getStatus(),
+                c.getItems().stream()
+                        .map(i -> new ItemDraft(i.getId(), i.getName(), i.getPrice()))
+                        .toList(),
+                variableDrafts(c),
+                c.getVersion().getValue());
     }
 
     private static VariablesDraft variablesOf(Configurator c) {
@@ -239,12 +286,17 @@ public class ConfiguratorService {
 
     private static List<VariableDraft> variableDrafts(Configurator c) {
         return c.getVariables().stream()
-                .map(v -> new VariableDraft(v.getId(), v.getName(), v.getType(), v.getValue())).toList();
+                .map(v -> new VariableDraft(v.getId(), v.getName(), v.getType(), v.getValue()))
+                .toList();
     }
 
     private static FiltersDraft filtersOf(ConfiguratorItem item) {
         Configurator c = item.getConfigurator();
-        return new FiltersDraft(item.getId(), item.getName(), c.getId(), c.getName(),
+        return new FiltersDraft(
+                item.getId(),
+                item.getName(),
+                c.getId(),
+                c.getName(),
                 item.getFilters().stream().map(ItemFilter::getRule).toList());
     }
 }

@@ -1,5 +1,8 @@
 package com.editlock.configurator;
 
-/** A configurator as the list shows it (boxed types: EclipseLink's constructor query looks for exactly these). */
-public record ConfiguratorSummary(Long id, String name, ConfiguratorStatus status, Integer itemCount) {
-}
+/**
+ * A configurator as the list shows it (boxed types: EclipseLink's constructor query looks for
+ * exactly these).
+ */
+public record ConfiguratorSummary(
+        Long id, String name, ConfiguratorStatus status, Integer itemCount) {}

@@ -38,8 +38,7 @@ public class ConfiguratorVariable {
     @Column(nullable = false, length = 500)
     private String value;
 
-    protected ConfiguratorVariable() {
-    }
+    protected ConfiguratorVariable() {}
 
     ConfiguratorVariable(Configurator configurator) {
         this.configurator = configurator;

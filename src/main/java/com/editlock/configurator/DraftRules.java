@@ -1,7 +1,7 @@
 package com.editlock.configurator;
 
-import com.editlock.platform.PlainText;
 import com.editlock.configurator.InvalidDraftException.Problem;
+import com.editlock.platform.PlainText;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The rules every save checks before it writes anything, whichever door it came through (screen or API). Screens
- * check the same limits as the user types; these are the ones that count.
+ * The rules every save checks before it writes anything, whichever door it came through (screen or
+ * API). Screens check the same limits as the user types; these are the ones that count.
  */
 final class DraftRules {
 
@@ -66,8 +66,13 @@ final class DraftRules {
                 String name = v.name().strip();
                 Integer earlier = seen.putIfAbsent(name.toLowerCase(Locale.ROOT), i);
                 if (earlier != null) {
-                    problem(at + ".name", "There is already a variable named “" + name + "” (row " + (earlier + 1)
-                            + "). Variable names must be unique.");
+                    problem(
+                            at + ".name",
+                            "There is already a variable named “"
+                                    + name
+                                    + "” (row "
+                                    + (earlier + 1)
+                                    + "). Variable names must be unique.");
                 }
             }
             if (v.type() == null) {
@@ -88,7 +93,9 @@ final class DraftRules {
             } catch (NumberFormatException e) {
                 problem(field, "“" + value + "” is not a number.");
             }
-        } else if (type == VariableType.BOOLEAN && !value.equals("true") && !value.equals("false")) {
+        } else if (type == VariableType.BOOLEAN
+                && !value.equals("true")
+                && !value.equals("false")) {
             problem(field, "A yes/no variable is either true or false.");
         }
     }
@@ -107,7 +114,14 @@ final class DraftRules {
             return false;
         }
         if (value.strip().length() > max) {
-            problem(field, what + " can be at most " + max + " characters (it has " + value.strip().length() + ").");
+            problem(
+                    field,
+                    what
+                            + " can be at most "
+                            + max
+                            + " characters (it has "
+                            + value.strip().length()
+                            + ").");
             return false;
         }
         return true;

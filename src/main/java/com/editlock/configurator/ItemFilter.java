@@ -32,8 +32,7 @@ public class ItemFilter {
     @Column(nullable = false, length = 500)
     private String rule;
 
-    protected ItemFilter() {
-    }
+    protected ItemFilter() {}
 
     ItemFilter(ConfiguratorItem item, int position, String rule) {
         this.item = item;

@@ -2,5 +2,7 @@ package com.editlock.configurator;
 
 /** What a variable holds. */
 public enum VariableType {
-    TEXT, NUMBER, BOOLEAN
+    TEXT,
+    NUMBER,
+    BOOLEAN
 }

@@ -4,7 +4,8 @@ import java.io.Serializable;
 import java.util.List;
 
 /** The variables sub-page of one configurator. */
-public record VariablesDraft(long configuratorId, String configuratorName, List<VariableDraft> variables)
+public record VariablesDraft(
+        long configuratorId, String configuratorName, List<VariableDraft> variables)
         implements Serializable {
 
     public VariablesDraft {

@@ -13,10 +13,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Puts the request's Content-Security-Policy nonce on every {@code <script>} Faces writes (its own library and
- * {@code h:commandScript}), so the policy can forbid every other inline script. Pages themselves
- * have no inline script and no inline event handler: buttons instead of {@code h:commandLink}, behaviour in
- * {@code resources/js}. (Mojarra 4.0 has no CSP support of its own; Faces 5 adds it.)
+ * Puts the request's Content-Security-Policy nonce on every {@code <script>} Faces writes (its own
+ * library and {@code h:commandScript}), so the policy can forbid every other inline script. Pages
+ * themselves have no inline script and no inline event handler: buttons instead of {@code
+ * h:commandLink}, behaviour in {@code resources/js}. (Mojarra 4.0 has no CSP support of its own;
+ * Faces 5 adds it.)
  */
 public class CspRenderKitFactory extends RenderKitFactory {
 
@@ -50,8 +51,10 @@ public class CspRenderKitFactory extends RenderKitFactory {
         }
 
         @Override
-        public ResponseWriter createResponseWriter(Writer writer, String contentTypeList, String encoding) {
-            return new NonceWriter(getWrapped().createResponseWriter(writer, contentTypeList, encoding));
+        public ResponseWriter createResponseWriter(
+                Writer writer, String contentTypeList, String encoding) {
+            return new NonceWriter(
+                    getWrapped().createResponseWriter(writer, contentTypeList, encoding));
         }
     }
 
@@ -65,8 +68,11 @@ public class CspRenderKitFactory extends RenderKitFactory {
                 throws java.io.IOException {
             super.startElement(name, component);
             if ("script".equalsIgnoreCase(name)) {
-                Object nonce = FacesContext.getCurrentInstance().getExternalContext().getRequestMap()
-                        .get(RequestGuard.NONCE);
+                Object nonce =
+                        FacesContext.getCurrentInstance()
+                                .getExternalContext()
+                                .getRequestMap()
+                                .get(RequestGuard.NONCE);
                 if (nonce != null) {
                     super.writeAttribute("nonce", nonce, null);
                 }

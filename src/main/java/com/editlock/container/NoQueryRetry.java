@@ -5,9 +5,10 @@ import org.eclipse.persistence.config.SessionCustomizer;
 import org.eclipse.persistence.sessions.Session;
 
 /**
- * EclipseLink retries a read that failed on a lost database connection, by default twice with a pause in between: a
- * page or API call then waits about 10 s before it can say that the database is down. Editlock promises an answer
- * within 2 s (a 503 with Retry-After, or a sentence on the screen), and the caller can try again itself.
+ * EclipseLink retries a read that failed on a lost database connection, by default twice with a
+ * pause in between: a page or API call then waits about 10 s before it can say that the database is
+ * down. Editlock promises an answer within 2 s (a 503 with Retry-After, or a sentence on the
+ * screen), and the caller can try again itself.
  */
 public class NoQueryRetry implements SessionCustomizer {
 

@@ -7,31 +7,43 @@ import java.io.PrintWriter;
 import java.util.Map;
 
 /**
- * Editlock's own error answers: a JSON {@code {"error": "…"}} under {@code /api}, a plain page with the same sentence
- * anywhere else. Neither names the server product or its version, and neither carries a stack trace.
+ * Editlock's own error answers: a JSON {@code {"error": "…"}} under {@code /api}, a plain page with
+ * the same sentence anywhere else. Neither names the server product or its version, and neither
+ * carries a stack trace.
  */
 public final class ErrorAnswers {
 
-    private ErrorAnswers() {
-    }
+    private ErrorAnswers() {}
 
-    public static void send(HttpServletRequest request, HttpServletResponse response, int status, String message)
+    public static void send(
+            HttpServletRequest request, HttpServletResponse response, int status, String message)
             throws IOException {
         send(request, response, status, title(status), message);
     }
 
     /** The same, with a heading of its own for the page. */
-    public static void send(HttpServletRequest request, HttpServletResponse response, int status, String title,
-            String message) throws IOException {
+    public static void send(
+            HttpServletRequest request,
+            HttpServletResponse response,
+            int status,
+            String title,
+            String message)
+            throws IOException {
         send(request, response, status, title, message, Map.of());
     }
 
     /**
-     * The same, and on a page what the user had typed ({@link TypedValues}), each in a read-only box to copy from,
-     * because the request that carried it could not be processed.
+     * The same, and on a page what the user had typed ({@link TypedValues}), each in a read-only
+     * box to copy from, because the request that carried it could not be processed.
      */
-    public static void send(HttpServletRequest request, HttpServletResponse response, int status, String title,
-            String message, Map<String, String> typed) throws IOException {
+    public static void send(
+            HttpServletRequest request,
+            HttpServletResponse response,
+            int status,
+            String title,
+            String message,
+            Map<String, String> typed)
+            throws IOException {
         if (response.isCommitted()) {
             return;
         }
@@ -50,13 +62,23 @@ public final class ErrorAnswers {
             out.write("{\"error\":" + json(message) + "}");
         } else {
             response.setContentType("text/html");
-            out.write("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"UTF-8\"><title>" + html(title)
-                    + " · Editlock</title><link rel=\"stylesheet\" href=\"" + request.getContextPath()
-                    + "/resources/css/editlock.css\"></head><body><header class=\"bar\"><a class=\"brand\" href=\""
-                    + request.getContextPath() + "/\">Editlock</a></header><main><h1>" + html(title)
-                    + "</h1><p data-testid=\"error-message\">" + html(message) + "</p>" + typed(typed)
-                    + "<p><a href=\"" + request.getContextPath() + "/\">Back to the configurators</a></p></main>"
-                    + "</body></html>");
+            out.write(
+                    "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"UTF-8\"><title>"
+                            + html(title)
+                            + " · Editlock</title><link rel=\"stylesheet\" href=\""
+                            + request.getContextPath()
+                            + "/resources/css/editlock.css\"></head><body><header class=\"bar\"><a class=\"brand\" href=\""
+                            + request.getContextPath()
+                            + "/\">Editlock</a></header><main><h1>"
+                            + html(title)
+                            + "</h1><p data-testid=\"error-message\">"
+                            + html(message)
+                            + "</p>"
+                            + typed(typed)
+                            + "<p><a href=\""
+                            + request.getContextPath()
+                            + "/\">Back to the configurators</a></p></main>"
+                            + "</body></html>");
         }
         out.flush();
     }
@@ -65,11 +87,27 @@ public final class ErrorAnswers {
         if (typed.isEmpty()) {
             return "";
         }
-        StringBuilder b = new StringBuilder("<section class=\"card\" data-testid=\"typed-values\"><h2>What you typed "
-                + "(not saved)</h2>");
-        typed.forEach((label, value) -> b.append("<label>").append(html(label)).append("<textarea readonly rows=\"")
-                .append(Math.min(8, 1 + value.length() / 80 + (int) value.chars().filter(c -> c == '\n').count()))
-                .append("\">").append(html(value)).append("</textarea></label>"));
+        StringBuilder b =
+                new StringBuilder(
+                        "<section class=\"card\" data-testid=\"typed-values\"><h2>What you typed "
+                                + "(not saved)</h2>");
+        typed.forEach(
+                (label, value) ->
+                        b.append("<label>")
+                                .append(html(label))
+                                .append("<textarea readonly rows=\"")
+                                .append(
+                                        Math.min(
+                                                8,
+                                                1
+                                                        + value.length() / 80
+                                                        + (int)
+                                                                value.chars()
+                                                                        .filter(c -> c == '\n')
+                                                                        .count()))
+                                .append("\">")
+                                .append(html(value))
+                                .append("</textarea></label>"));
         return b.append("</section>").toString();
     }
 
@@ -99,10 +137,11 @@ public final class ErrorAnswers {
             case 405 -> "This method is not allowed here.";
             case 413 -> "The request body is too large; nothing was changed.";
             case 415 -> "Send the body as application/json.";
-            default -> status >= 500
-                    ? "Something went wrong on the server; nothing was changed. Try again, and tell an administrator "
-                            + "if it keeps happening."
-                    : "The request was refused (HTTP " + status + ").";
+            default ->
+                    status >= 500
+                            ? "Something went wrong on the server; nothing was changed. Try again, and tell an administrator "
+                                    + "if it keeps happening."
+                            : "The request was refused (HTTP " + status + ").";
         };
     }
 

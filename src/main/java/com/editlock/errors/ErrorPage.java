@@ -13,9 +13,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Where the container sends every error it does not leave to the application (web.xml's default error page): an
- * exception that escaped a page, a 405, a 500. The user sees Editlock's own page (or JSON under {@code /api}) with a
- * sentence, never the server's. An unexpected exception is logged here with its stack trace.
+ * Where the container sends every error it does not leave to the application (web.xml's default
+ * error page): an exception that escaped a page, a 405, a 500. The user sees Editlock's own page
+ * (or JSON under {@code /api}) with a sentence, never the server's. An unexpected exception is
+ * logged here with its stack trace.
  */
 @WebServlet("/WEB-INF/error")
 public class ErrorPage extends HttpServlet {
@@ -26,8 +27,10 @@ public class ErrorPage extends HttpServlet {
     /** Nobody can be answered: the client's connection closed (a tab cut off mid-request, say). */
     static boolean clientGone(Object failure) {
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
-            if (t instanceof IOException && (t.getClass().getSimpleName().equals("ClientAbortException")
-                    || "Connection is closed".equals(t.getMessage()) || "Broken pipe".equals(t.getMessage()))) {
+            if (t instanceof IOException
+                    && (t.getClass().getSimpleName().equals("ClientAbortException")
+                            || "Connection is closed".equals(t.getMessage())
+                            || "Broken pipe".equals(t.getMessage()))) {
                 return true;
             }
         }
@@ -35,33 +38,54 @@ public class ErrorPage extends HttpServlet {
     }
 
     @Override
-    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         int status = code instanceof Integer i ? i : 500;
         Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
         if (clientGone(failure)) {
             // Nobody to answer.
-            LOG.log(Level.FINE, "The client's connection closed before its answer", (Throwable) failure);
+            LOG.log(
+                    Level.FINE,
+                    "The client's connection closed before its answer",
+                    (Throwable) failure);
             return;
         }
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
-            if (t instanceof ViewExpiredException) { // a session that ended, or a view state that was never ours
+            if (t
+                    instanceof
+                    ViewExpiredException) { // a session that ended, or a view state that was never
+                // ours
                 Map<String, String> typed = TypedValues.of(request);
-                ErrorAnswers.send(request, response, 400, "This page has expired", "Your session ended or the page "
-                        + "was open too long, so its locks were released and nothing was saved. "
-                        + (typed.isEmpty() ? "Open" : "What you typed is below: copy it, then open")
-                        + " the configurators again.", typed);
+                ErrorAnswers.send(
+                        request,
+                        response,
+                        400,
+                        "This page has expired",
+                        "Your session ended or the page "
+                                + "was open too long, so its locks were released and nothing was saved. "
+                                + (typed.isEmpty()
+                                        ? "Open"
+                                        : "What you typed is below: copy it, then open")
+                                + " the configurators again.",
+                        typed);
                 return;
             }
         }
         if (failure instanceof Throwable t && LockStoreException.isDatabaseFailure(t)) {
-            LOG.log(Level.WARNING, "The database failed on " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
+            LOG.log(
+                    Level.WARNING,
+                    "The database failed on "
+                            + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
                     t);
             ErrorAnswers.send(request, response, 503, LockStoreException.userMessage());
             return;
         }
         if (failure instanceof Throwable t) {
-            LOG.log(Level.SEVERE, "Unhandled failure on " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
+            LOG.log(
+                    Level.SEVERE,
+                    "Unhandled failure on "
+                            + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
                     t);
             if (status < 400) {
                 status = 500;

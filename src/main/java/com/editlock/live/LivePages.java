@@ -4,18 +4,16 @@ import com.editlock.lock.LockChange;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
-import com.editlock.live.Presence;
-import com.editlock.live.PresenceChange;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,26 +23,28 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Every open page of this node, by its tab's token: what it shows, whether its tab is still there, and the messages
- * that tell it of changes.
+ * Every open page of this node, by its tab's token: what it shows, whether its tab is still there,
+ * and the messages that tell it of changes.
  *
- * <p><b>Tabs.</b> Each page keeps a live event stream ({@link LiveStream}; the tabs of one browser share one). When no
- * stream carries a tab any more — the writer's keep-alive failed, so the client is gone — and no stream brings it back
- * within {@code locks.tab.grace.seconds} (a reload or a dropped connection comes back well inside it), the locks that
- * tab holds are released ({@code VIEW_CLOSED}) and it stops being a viewer. A polite leave ({@code pagehide}) releases
- * at once. Other tabs of the session keep theirs. {@link TabSockets} orders one tab's events, so a loss racing a
- * reconnect ends either released (the tab stayed away) or kept (it came back in time), never a release of a tab that
- * is open. A tab that comes back after its release is told to look again: its page then shows what happened, with
- * the user's input kept.
+ * <p><b>Tabs.</b> Each page keeps a live event stream ({@link LiveStream}; the tabs of one browser
+ * share one). When no stream carries a tab any more — the writer's keep-alive failed, so the client
+ * is gone — and no stream brings it back within {@code locks.tab.grace.seconds} (a reload or a
+ * dropped connection comes back well inside it), the locks that tab holds are released ({@code
+ * VIEW_CLOSED}) and it stops being a viewer. A polite leave ({@code pagehide}) releases at once.
+ * Other tabs of the session keep theirs. {@link TabSockets} orders one tab's events, so a loss
+ * racing a reconnect ends either released (the tab stayed away) or kept (it came back in time),
+ * never a release of a tab that is open. A tab that comes back after its release is told to look
+ * again: its page then shows what happened, with the user's input kept.
  *
- * <p><b>Who may carry a tab.</b> A stream names its tabs; each is accepted only from the session that opened its page
- * (the session cookie the stream was opened with, compared without touching the session, so an open stream never
- * counts as the user's activity). Any other token, or one this node does not know (it restarted, the view ended), is
- * answered {@code unknown} and not carried.
+ * <p><b>Who may carry a tab.</b> A stream names its tabs; each is accepted only from the session
+ * that opened its page (the session cookie the stream was opened with, compared without touching
+ * the session, so an open stream never counts as the user's activity). Any other token, or one this
+ * node does not know (it restarted, the view ended), is answered {@code unknown} and not carried.
  *
- * <p><b>Messages.</b> Every {@link LockChange} (from any node, by any path) is told to the pages that look at its
- * aggregate and to the lists; every {@link PresenceChange} to the pages of that record. The message only says "look
- * again"; each page asks the server for its own state, so nothing another user may not see travels on the stream.
+ * <p><b>Messages.</b> Every {@link LockChange} (from any node, by any path) is told to the pages
+ * that look at its aggregate and to the lists; every {@link PresenceChange} to the pages of that
+ * record. The message only says "look again"; each page asks the server for its own state, so
+ * nothing another user may not see travels on the stream.
  */
 @ApplicationScoped
 public class LivePages {
@@ -52,41 +52,42 @@ public class LivePages {
     private static final Logger LOG = Logger.getLogger(LivePages.class.getName());
 
     /** What one open page shows. {@code aggregate == null}: a list, which looks at everything. */
-    record Page(String viewToken, String ownerId, String sessionId, LockKey key, LockKey aggregate) {
-    }
+    record Page(
+            String viewToken, String ownerId, String sessionId, LockKey key, LockKey aggregate) {}
 
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private TabSockets tabs;
     private LiveStreams streams;
     private Thread writer;
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
-    @Inject
-    Presence presence;
+    @Inject Presence presence;
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
-    @Inject
-    HttpServletRequest request;
+    @Inject HttpServletRequest request;
 
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Resource ManagedScheduledExecutorService scheduler;
 
-    @Resource
-    ManagedThreadFactory threads;
+    @Resource ManagedThreadFactory threads;
 
     @PostConstruct
     void start() {
-        tabs = new TabSockets(task -> {
-            ScheduledFuture<?> pending = scheduler.schedule(task, settings.tabGraceSeconds(), TimeUnit.SECONDS);
-            return () -> pending.cancel(false);
-        }, this::releaseTab);
+        tabs =
+                new TabSockets(
+                        task -> {
+                            ScheduledFuture<?> pending =
+                                    scheduler.schedule(
+                                            task, settings.tabGraceSeconds(), TimeUnit.SECONDS);
+                            return () -> pending.cancel(false);
+                        },
+                        this::releaseTab);
         long origin = System.nanoTime();
-        streams = new LiveStreams(gone -> gone.forEach(tabs::closed),
-                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin));
+        streams =
+                new LiveStreams(
+                        gone -> gone.forEach(tabs::closed),
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin));
         writer = threads.newThread(streams);
         writer.setName("editlock-live-writer");
         writer.setDaemon(true);
@@ -105,12 +106,14 @@ public class LivePages {
 
     /** A page opened in tab {@code viewToken} of the current request's session. */
     public void open(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
-        pages.put(viewToken, new Page(viewToken, ownerId, request.getSession().getId(), key, aggregate));
+        pages.put(
+                viewToken,
+                new Page(viewToken, ownerId, request.getSession().getId(), key, aggregate));
     }
 
     /**
-     * The page's view ended (left for another view, evicted, session over): forget it, release nothing here. A page
-     * still open (its session ended under it) is told it gets no more news.
+     * The page's view ended (left for another view, evicted, session over): forget it, release
+     * nothing here. A page still open (its session ended under it) is told it gets no more news.
      */
     public void forget(String viewToken) {
         streams.tell(viewToken, "unknown");
@@ -119,32 +122,49 @@ public class LivePages {
         presence.leave(viewToken);
     }
 
-    /** The user left the page ({@code pagehide}): release what this tab holds now, without waiting. */
+    /**
+     * The user left the page ({@code pagehide}): release what this tab holds now, without waiting.
+     */
     public void leave(String viewToken, String ownerId) {
         Page page = pages.get(viewToken);
-        if (page != null && page.ownerId().equals(ownerId)) { // another session's tab: nothing to do or tell
+        if (page != null
+                && page.ownerId().equals(ownerId)) { // another session's tab: nothing to do or tell
             tabs.left(viewToken);
         }
     }
 
-    /** Which of {@code tabsAsked} are pages of the session whose cookie is {@code sessionId} (the others are not). */
+    /**
+     * Which of {@code tabsAsked} are pages of the session whose cookie is {@code sessionId} (the
+     * others are not).
+     */
     List<String> carried(String sessionId, List<String> tabsAsked) {
-        return tabsAsked.stream().filter(t -> {
-            Page page = pages.get(t);
-            return page != null && page.sessionId().equals(sessionId);
-        }).toList();
+        return tabsAsked.stream()
+                .filter(
+                        t -> {
+                            Page page = pages.get(t);
+                            return page != null && page.sessionId().equals(sessionId);
+                        })
+                .toList();
     }
 
     /**
-     * A client opened a stream for {@code tabsAsked}, of which {@code mine} are its session's pages: carries those,
-     * answers the others {@code unknown}. Runs on the request thread; writes nothing.
+     * A client opened a stream for {@code tabsAsked}, of which {@code mine} are its session's
+     * pages: carries those, answers the others {@code unknown}. Runs on the request thread; writes
+     * nothing.
      */
     void connect(LiveStreams.Sink sink, List<String> tabsAsked, List<String> mine) {
-        // Counted open before the stream exists, so that its loss (on the writer, at any moment) always comes after.
+        // Counted open before the stream exists, so that its loss (on the writer, at any moment)
+        // always comes after.
         List<String> back = mine.stream().filter(tabs::opened).toList();
         LiveStreams.Stream stream = streams.open(sink, mine);
-        back.forEach(tab -> streams.tell(stream, tab, "again")); // back after its release: the page looks again
-        tabsAsked.stream().filter(tab -> !mine.contains(tab)).forEach(tab -> streams.tell(stream, tab, "unknown"));
+        back.forEach(
+                tab ->
+                        streams.tell(
+                                stream, tab,
+                                "again")); // back after its release: the page looks again
+        tabsAsked.stream()
+                .filter(tab -> !mine.contains(tab))
+                .forEach(tab -> streams.tell(stream, tab, "unknown"));
     }
 
     private void releaseTab(String token) {
@@ -158,7 +178,10 @@ public class LivePages {
                 LOG.fine(() -> "Tab closed: released " + released);
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "A closed tab's locks could not be released now; their lease will end them.", e);
+            LOG.log(
+                    Level.WARNING,
+                    "A closed tab's locks could not be released now; their lease will end them.",
+                    e);
         }
         presence.leave(token);
     }
@@ -167,12 +190,14 @@ public class LivePages {
         if (change.type() == LockEventType.DENIED) {
             return;
         }
-        pages.values().stream().filter(p -> p.aggregate() == null || p.aggregate().equals(change.aggregate()))
+        pages.values().stream()
+                .filter(p -> p.aggregate() == null || p.aggregate().equals(change.aggregate()))
                 .forEach(p -> streams.tell(p.viewToken(), "lock"));
     }
 
     void presenceChanged(@Observes PresenceChange change) {
-        pages.values().stream().filter(p -> change.key().equals(p.key()))
+        pages.values().stream()
+                .filter(p -> change.key().equals(p.key()))
                 .forEach(p -> streams.tell(p.viewToken(), "presence"));
     }
 }

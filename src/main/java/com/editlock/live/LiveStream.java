@@ -15,17 +15,18 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * {@code GET /live?tabs=…}: the event stream ({@code text/event-stream}) that carries the news of the named tabs'
- * pages and tells this node the tabs are still there. A browser's tabs share one stream (the page's shared worker
- * opens it; a browser without shared workers opens one per tab), so a dozen tabs on plain HTTP/1.1 hold one of the
- * browser's six connections per host, not twelve.
+ * {@code GET /live?tabs=…}: the event stream ({@code text/event-stream}) that carries the news of
+ * the named tabs' pages and tells this node the tabs are still there. A browser's tabs share one
+ * stream (the page's shared worker opens it; a browser without shared workers opens one per tab),
+ * so a dozen tabs on plain HTTP/1.1 hold one of the browser's six connections per host, not twelve.
  *
- * <p>This request thread only starts the asynchronous response, sets its headers and hands it to {@link LivePages};
- * every write and the completion happen on the application's writer thread ({@link LiveStreams}). The stream has no
- * time-out: it ends when a write fails or the application stops. It never touches the HTTP session: the tabs are
- * matched against the session cookie they were opened with, so an open stream does not keep an idle session alive.
- * A request that names no tab of its session is answered {@code unknown} for each and ended at once: only a session's
- * open pages can hold a stream open.
+ * <p>This request thread only starts the asynchronous response, sets its headers and hands it to
+ * {@link LivePages}; every write and the completion happen on the application's writer thread
+ * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails or the application
+ * stops. It never touches the HTTP session: the tabs are matched against the session cookie they
+ * were opened with, so an open stream does not keep an idle session alive. A request that names no
+ * tab of its session is answered {@code unknown} for each and ended at once: only a session's open
+ * pages can hold a stream open.
  */
 @WebServlet(urlPatterns = "/live", asyncSupported = true)
 public class LiveStream extends HttpServlet {
@@ -35,18 +36,27 @@ public class LiveStream extends HttpServlet {
     /** More tabs than one browser's stream may carry; the page's worker never asks for more. */
     static final int MAX_TABS = 64;
 
-    private static final Pattern TOKEN = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Pattern TOKEN =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-    @Inject
-    transient LivePages live;
+    @Inject transient LivePages live;
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         String named = request.getParameter("tabs");
-        List<String> tabs = named == null || named.isEmpty() ? List.of() : Arrays.asList(named.split(",", -1));
-        if (tabs.isEmpty() || tabs.size() > MAX_TABS || !tabs.stream().allMatch(t -> TOKEN.matcher(t).matches())) {
-            ErrorAnswers.send(request, response, HttpServletResponse.SC_BAD_REQUEST, "Name 1 to " + MAX_TABS
-                    + " tabs by their page's token: /live?tabs=<token>,<token>.");
+        List<String> tabs =
+                named == null || named.isEmpty() ? List.of() : Arrays.asList(named.split(",", -1));
+        if (tabs.isEmpty()
+                || tabs.size() > MAX_TABS
+                || !tabs.stream().allMatch(t -> TOKEN.matcher(t).matches())) {
+            ErrorAnswers.send(
+                    request,
+                    response,
+                    HttpServletResponse.SC_BAD_REQUEST,
+                    "Name 1 to "
+                            + MAX_TABS
+                            + " tabs by their page's token: /live?tabs=<token>,<token>.");
             return;
         }
         String session = request.getRequestedSessionId();
@@ -56,9 +66,15 @@ public class LiveStream extends HttpServlet {
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
-        if (mine.isEmpty()) { // nothing to carry: say so and end, so that no stranger can hold a stream open
-            StringBuilder answer = new StringBuilder("retry: ").append(LiveStreams.RETRY_MILLIS).append("\n\n");
-            asked.forEach(tab -> answer.append("data: {\"tab\":\"").append(tab).append("\",\"type\":\"unknown\"}\n\n"));
+        if (mine.isEmpty()) { // nothing to carry: say so and end, so that no stranger can hold a
+            // stream open
+            StringBuilder answer =
+                    new StringBuilder("retry: ").append(LiveStreams.RETRY_MILLIS).append("\n\n");
+            asked.forEach(
+                    tab ->
+                            answer.append("data: {\"tab\":\"")
+                                    .append(tab)
+                                    .append("\",\"type\":\"unknown\"}\n\n"));
             response.setHeader("Connection", "close"); // and the connection goes too
             response.getWriter().write(answer.toString());
             return;

@@ -17,49 +17,65 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The open event streams of this node and the one thread that writes to them. Plain logic: the container is behind
- * {@link Sink}, so each race (a push to a stream that just died, a tab carried by two streams at once, a stream
- * that dies while its first bytes are written) is forced in a unit test.
+ * The open event streams of this node and the one thread that writes to them. Plain logic: the
+ * container is behind {@link Sink}, so each race (a push to a stream that just died, a tab carried
+ * by two streams at once, a stream that dies while its first bytes are written) is forced in a unit
+ * test.
  *
- * <p><b>One writer.</b> Every byte written to a stream, and the end of every stream, happens on the thread running
- * {@link #run()} (a thread the application owns). Request threads, the lock feed and timers only queue a message and
- * wake it. Payara runs a response's completion on whichever thread calls it and recycles the request's objects into
- * that thread's cache; a request thread that completed another request's stream would hand objects still in use to
- * its own next request. Nothing here ever runs on a request thread.
+ * <p><b>One writer.</b> Every byte written to a stream, and the end of every stream, happens on the
+ * thread running {@link #run()} (a thread the application owns). Request threads, the lock feed and
+ * timers only queue a message and wake it. Payara runs a response's completion on whichever thread
+ * calls it and recycles the request's objects into that thread's cache; a request thread that
+ * completed another request's stream would hand objects still in use to its own next request.
+ * Nothing here ever runs on a request thread.
  *
- * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left. Every stream
- * gets a keep-alive comment every {@link #KEEP_ALIVE_MILLIS} (news in between does not put it off), and
- * {@link #PROBES} probes {@link #PROBE_MILLIS} apart after it: the first write after the client left still succeeds
- * (the client's side only answers it with a reset), and the container reports a failed send at the next write, not at the one that failed. So a client that left is
- * noticed about a keep-alive interval later, not two or three (measured on Payara 6: docs/live-channel.md). The
- * first write that fails (or throws anything) means the client is gone: the stream is ended and every tab it
- * carried is reported to {@code lost} once.
+ * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left.
+ * Every stream gets a keep-alive comment every {@link #KEEP_ALIVE_MILLIS} (news in between does not
+ * put it off), and {@link #PROBES} probes {@link #PROBE_MILLIS} apart after it: the first write
+ * after the client left still succeeds (the client's side only answers it with a reset), and the
+ * container reports a failed send at the next write, not at the one that failed. So a client that
+ * left is noticed about a keep-alive interval later, not two or three (measured on Payara 6:
+ * docs/live-channel.md). The first write that fails (or throws anything) means the client is gone:
+ * the stream is ended and every tab it carried is reported to {@code lost} once.
  *
- * <p><b>Coalesced.</b> A message only says "look again", so a tab's unsent message is replaced by the next one: a
- * burst of a thousand lock changes makes each open page look at most a few times, never a thousand.
+ * <p><b>Coalesced.</b> A message only says "look again", so a tab's unsent message is replaced by
+ * the next one: a burst of a thousand lock changes makes each open page look at most a few times,
+ * never a thousand.
  */
 final class LiveStreams implements Runnable {
 
     /** How often an idle stream gets a keep-alive comment. */
     static final long KEEP_ALIVE_MILLIS = 1000;
 
-    /** How long after each keep-alive, and after each other, the probes follow: time for a client's reset. */
+    /**
+     * How long after each keep-alive, and after each other, the probes follow: time for a client's
+     * reset.
+     */
     static final long PROBE_MILLIS = 100;
 
     /** How many probes follow each keep-alive. */
     static final int PROBES = 2;
 
-    /** What reconnecting clients wait before trying again ({@code retry:}): well inside the tab-close grace. */
+    /**
+     * What reconnecting clients wait before trying again ({@code retry:}): well inside the
+     * tab-close grace.
+     */
     static final long RETRY_MILLIS = 500;
 
     private static final Logger LOG = Logger.getLogger(LiveStreams.class.getName());
 
-    /** Where one stream's bytes go: the container's response, or a test's buffer. Called on the writer only. */
+    /**
+     * Where one stream's bytes go: the container's response, or a test's buffer. Called on the
+     * writer only.
+     */
     interface Sink {
         /** Writes and flushes {@code text}; throws when the client is gone. */
         void write(String text) throws IOException;
 
-        /** Ends the stream (completes the response); must not throw for a client that is already gone. */
+        /**
+         * Ends the stream (completes the response); must not throw for a client that is already
+         * gone.
+         */
         void end();
     }
 
@@ -67,12 +83,16 @@ final class LiveStreams implements Runnable {
     static final class Stream {
         final Sink sink;
         final List<String> tabs;
+
         /** Unsent messages by tab; guarded by itself. */
         private final Map<String, String> pending = new LinkedHashMap<>();
+
         private boolean started;
         private long lastWrite;
+
         /** Got a keep-alive this second, so the probes follow. */
         private boolean probe;
+
         private volatile boolean ended;
 
         private Stream(Sink sink, List<String> tabs) {
@@ -86,14 +106,17 @@ final class LiveStreams implements Runnable {
     }
 
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+
     /** The newest stream that carries each tab: messages for the tab go there. */
     private final Map<String, Stream> byTab = new ConcurrentHashMap<>();
+
     private final Queue<Stream> dirty = new ConcurrentLinkedQueue<>();
     private final Semaphore wake = new Semaphore(0);
     private final Consumer<Collection<String>> lost;
     private final Clock clock;
     private volatile boolean running = true;
     private long lastKeepAlive;
+
     /** How many probes of the current keep-alive are still to be written. */
     private int probesDue;
 
@@ -102,14 +125,22 @@ final class LiveStreams implements Runnable {
         long millis();
     }
 
-    /** {@code lost} is told, on the writer, of the tabs of each stream that ended (each stream once). */
+    /**
+     * {@code lost} is told, on the writer, of the tabs of each stream that ended (each stream
+     * once).
+     */
     LiveStreams(Consumer<Collection<String>> lost, Clock clock) {
         this.lost = lost;
         this.clock = clock;
-        this.lastKeepAlive = clock.millis(); // the first keep-alive a second from now, not on top of the first stream's greeting
+        this.lastKeepAlive =
+                clock.millis(); // the first keep-alive a second from now, not on top of the
+        // first stream's greeting
     }
 
-    /** A client opened a stream that carries {@code tabs}; its first bytes are written by the writer, soon. */
+    /**
+     * A client opened a stream that carries {@code tabs}; its first bytes are written by the
+     * writer, soon.
+     */
     Stream open(Sink sink, List<String> tabs) {
         Stream stream = new Stream(sink, tabs);
         streams.add(stream);
@@ -119,7 +150,10 @@ final class LiveStreams implements Runnable {
         return stream;
     }
 
-    /** Queues {@code type} for {@code tab} (replacing an unsent message for it); false when no stream carries it. */
+    /**
+     * Queues {@code type} for {@code tab} (replacing an unsent message for it); false when no
+     * stream carries it.
+     */
     boolean tell(String tab, String type) {
         Stream stream = byTab.get(tab);
         return stream != null && tell(stream, tab, type);
@@ -148,8 +182,14 @@ final class LiveStreams implements Runnable {
     public void run() {
         try {
             while (running) {
-                long wait = Math.max(1, lastKeepAlive + (probesDue > 0 ? (PROBES - probesDue + 1) * PROBE_MILLIS
-                        : KEEP_ALIVE_MILLIS) - clock.millis());
+                long wait =
+                        Math.max(
+                                1,
+                                lastKeepAlive
+                                        + (probesDue > 0
+                                                ? (PROBES - probesDue + 1) * PROBE_MILLIS
+                                                : KEEP_ALIVE_MILLIS)
+                                        - clock.millis());
                 wake.tryAcquire(wait, TimeUnit.MILLISECONDS);
                 wake.drainPermits();
                 pass();
@@ -168,8 +208,8 @@ final class LiveStreams implements Runnable {
     }
 
     /**
-     * One turn of the writer: what is queued, then once a second a keep-alive to every stream, or the probe that
-     * follows the keep-alives.
+     * One turn of the writer: what is queued, then once a second a keep-alive to every stream, or
+     * the probe that follows the keep-alives.
      */
     void pass() {
         long now = clock.millis();
@@ -179,16 +219,24 @@ final class LiveStreams implements Runnable {
         if (now - lastKeepAlive >= KEEP_ALIVE_MILLIS) {
             lastKeepAlive = now;
             probesDue = PROBES;
-            for (Stream s : streams) { // every stream, also one that just had news: the news may have been the
-                s.probe = true;        // first write after its client left, which succeeds, so only the next tells
+            for (Stream s :
+                    streams) { // every stream, also one that just had news: the news may have been
+                // the
+                s.probe =
+                        true; // first write after its client left, which succeeds, so only the next
+                // tells
                 write(s, now, true);
             }
-        } else if (probesDue > 0 && now - lastKeepAlive >= (PROBES - probesDue + 1) * PROBE_MILLIS) {
+        } else if (probesDue > 0
+                && now - lastKeepAlive >= (PROBES - probesDue + 1) * PROBE_MILLIS) {
             probesDue--;
             for (Stream s : streams) {
                 if (s.probe) {
                     s.probe = probesDue > 0;
-                    write(s, s.lastWrite, true); // (keeps its time: a probe is part of that keep-alive)
+                    write(
+                            s,
+                            s.lastWrite,
+                            true); // (keeps its time: a probe is part of that keep-alive)
                 }
             }
         }
@@ -204,8 +252,13 @@ final class LiveStreams implements Runnable {
             out.append("retry: ").append(RETRY_MILLIS).append("\n\n");
         }
         synchronized (s.pending) {
-            s.pending.forEach((tab, type) -> out.append("data: {\"tab\":\"").append(tab).append("\",\"type\":\"")
-                    .append(type).append("\"}\n\n"));
+            s.pending.forEach(
+                    (tab, type) ->
+                            out.append("data: {\"tab\":\"")
+                                    .append(tab)
+                                    .append("\",\"type\":\"")
+                                    .append(type)
+                                    .append("\"}\n\n"));
             s.pending.clear();
         }
         if (out.isEmpty()) {
@@ -231,8 +284,13 @@ final class LiveStreams implements Runnable {
         streams.remove(s);
         List<String> gone = new ArrayList<>();
         for (String tab : s.tabs) {
-            if (byTab.remove(tab, s)) { // an older stream that still carries the tab takes its messages again
-                streams.stream().filter(o -> o.tabs.contains(tab)).findAny().ifPresent(o -> byTab.putIfAbsent(tab, o));
+            if (byTab.remove(
+                    tab,
+                    s)) { // an older stream that still carries the tab takes its messages again
+                streams.stream()
+                        .filter(o -> o.tabs.contains(tab))
+                        .findAny()
+                        .ifPresent(o -> byTab.putIfAbsent(tab, o));
             }
             gone.add(tab);
         }

@@ -28,65 +28,81 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Who is looking at which record, on every node: a page joins when it opens and leaves when its tab closes (after the
- * same grace as its locks), when its view ends, or when its session ends. The viewers live in {@code page_viewer},
- * so a page on one node lists the viewers served by every node; every change is also written to
- * {@code presence_change}, which each node reads a few times a second and turns into {@link PresenceChange} events
- * for its own pages (the way lock changes travel, without {@code NOTIFY}).
+ * Who is looking at which record, on every node: a page joins when it opens and leaves when its tab
+ * closes (after the same grace as its locks), when its view ends, or when its session ends. The
+ * viewers live in {@code page_viewer}, so a page on one node lists the viewers served by every
+ * node; every change is also written to {@code presence_change}, which each node reads a few times
+ * a second and turns into {@link PresenceChange} events for its own pages (the way lock changes
+ * travel, without {@code NOTIFY}).
  *
- * <p>Each node renews its own viewers in one statement every quarter lease, so presence costs the database per node,
- * not per page; the viewers of a node that died are no longer renewed and are removed a lease later by whichever node
- * looks first. Presence only reads and tells; nothing here can refuse or delay an edit, and a failure is logged and
- * forgotten (the page shows fewer viewers until the next change).
+ * <p>Each node renews its own viewers in one statement every quarter lease, so presence costs the
+ * database per node, not per page; the viewers of a node that died are no longer renewed and are
+ * removed a lease later by whichever node looks first. Presence only reads and tells; nothing here
+ * can refuse or delay an edit, and a failure is logged and forgotten (the page shows fewer viewers
+ * until the next change).
  */
 @ApplicationScoped
 public class Presence {
 
     private static final Logger LOG = Logger.getLogger(Presence.class.getName());
+
     /** How often the changes are read. */
     static final long POLL_MILLIS = 150;
-    /** How far back each read looks: a change whose transaction commits this late after it was stamped is missed. */
+
+    /**
+     * How far back each read looks: a change whose transaction commits this late after it was
+     * stamped is missed.
+     */
     private static final int WINDOW_SECONDS = 3;
 
-    private static final String JOIN = """
+    private static final String JOIN =
+            """
             insert into page_viewer (view_token, resource_key, owner_id, user_login, display_name, node_id)
             values (?, ?, ?, ?, ?, ?)
             on conflict (view_token) do update set resource_key = excluded.resource_key,
                 seen_at = statement_timestamp()
             returning (select resource_key from page_viewer where view_token = ?) as before""";
-    private static final String LEAVE = "delete from page_viewer where view_token = ? returning resource_key";
+    private static final String LEAVE =
+            "delete from page_viewer where view_token = ? returning resource_key";
     private static final String CHANGED = "insert into presence_change (resource_key) values (?)";
-    private static final String VIEWERS = """
+    private static final String VIEWERS =
+            """
             select resource_key, view_token, owner_id, user_login, display_name from page_viewer
             where resource_key = any (?) order by display_name, user_login""";
-    private static final String RENEW = "update page_viewer set seen_at = statement_timestamp() where node_id = ?";
+    private static final String RENEW =
+            "update page_viewer set seen_at = statement_timestamp() where node_id = ?";
+
     /** Viewers of nodes that stopped renewing (they died): removed, and their records told. */
-    private static final String EXPIRE = """
+    private static final String EXPIRE =
+            """
             with gone as (delete from page_viewer
                           where seen_at < statement_timestamp() - make_interval(secs => ?) returning resource_key)
             insert into presence_change (resource_key) select distinct resource_key from gone""";
+
     private static final String FORGET_CHANGES =
             "delete from presence_change where changed_at < statement_timestamp() - interval '1 minute'";
-    private static final String RECENT_CHANGES = """
+    private static final String RECENT_CHANGES =
+            """
             select id, resource_key from presence_change
             where changed_at > clock_timestamp() - make_interval(secs => ?) order by id""";
 
     /** This node, as long as it runs: its viewers are renewed under this id. */
     private final String nodeId = UUID.randomUUID().toString();
-    /** The changes already told, with when they were read (kept for a little longer than the window). */
+
+    /**
+     * The changes already told, with when they were read (kept for a little longer than the
+     * window).
+     */
     private final Map<Long, Long> told = new HashMap<>();
 
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    @Resource
-    ManagedThreadFactory threads;
+    @Resource ManagedThreadFactory threads;
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
-    @Inject
-    Event<PresenceChange> changes;
+    @Inject Event<PresenceChange> changes;
 
     private volatile boolean running = true;
     private Thread reader;
@@ -107,7 +123,8 @@ public class Presence {
 
     /** The page of tab {@code viewer} now looks at {@code key}. */
     public void join(LockKey key, Viewer viewer) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement join = c.prepareStatement(JOIN)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement join = c.prepareStatement(JOIN)) {
             join.setString(1, viewer.viewToken());
             join.setString(2, key.toString());
             join.setString(3, viewer.ownerId());
@@ -132,7 +149,8 @@ public class Presence {
 
     /** The page of tab {@code viewToken} is gone. */
     public void leave(String viewToken) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement leave = c.prepareStatement(LEAVE)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement leave = c.prepareStatement(LEAVE)) {
             leave.setString(1, viewToken);
             try (ResultSet rs = leave.executeQuery()) {
                 while (rs.next()) {
@@ -144,24 +162,40 @@ public class Presence {
         }
     }
 
-    /** Everyone looking at {@code key}, on any node, one entry per person (several tabs count once), by name. */
+    /**
+     * Everyone looking at {@code key}, on any node, one entry per person (several tabs count once),
+     * by name.
+     */
     public List<Viewer> viewers(LockKey key) {
         return viewers(List.of(key)).getOrDefault(key, List.of());
     }
 
-    /** Everyone looking at each of {@code keys} (one read for all), as {@link #viewers(LockKey)}. */
+    /**
+     * Everyone looking at each of {@code keys} (one read for all), as {@link #viewers(LockKey)}.
+     */
     public Map<LockKey, List<Viewer>> viewers(Collection<LockKey> keys) {
         Map<LockKey, Map<String, Viewer>> perPerson = new LinkedHashMap<>();
         if (keys.isEmpty()) {
             return Map.of();
         }
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(VIEWERS)) {
-            ps.setArray(1, c.createArrayOf("varchar", keys.stream().map(LockKey::toString).distinct().toArray()));
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(VIEWERS)) {
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "varchar", keys.stream().map(LockKey::toString).distinct().toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Viewer v = new Viewer(rs.getString("view_token"), rs.getString("owner_id"),
-                            rs.getString("user_login"), rs.getString("display_name"));
-                    perPerson.computeIfAbsent(LockKey.parse(rs.getString("resource_key")), k -> new LinkedHashMap<>())
+                    Viewer v =
+                            new Viewer(
+                                    rs.getString("view_token"),
+                                    rs.getString("owner_id"),
+                                    rs.getString("user_login"),
+                                    rs.getString("display_name"));
+                    perPerson
+                            .computeIfAbsent(
+                                    LockKey.parse(rs.getString("resource_key")),
+                                    k -> new LinkedHashMap<>())
                             .putIfAbsent(v.userLogin(), v);
                 }
             }
@@ -180,7 +214,10 @@ public class Presence {
         }
     }
 
-    /** Reads the changes of every node and tells this node's pages; renews and expires viewers on the way. */
+    /**
+     * Reads the changes of every node and tells this node's pages; renews and expires viewers on
+     * the way.
+     */
     private void readForever() {
         long nextRenewal = 0;
         while (running) {

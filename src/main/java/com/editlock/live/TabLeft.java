@@ -8,19 +8,18 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * {@code POST /tab-left?view=…}: the page's goodbye as it is left ({@code pagehide}, sent as a beacon). The tab's locks
- * are released at once instead of after the tab-close grace. Only a tab of the caller's own session is affected.
+ * {@code POST /tab-left?view=…}: the page's goodbye as it is left ({@code pagehide}, sent as a
+ * beacon). The tab's locks are released at once instead of after the tab-close grace. Only a tab of
+ * the caller's own session is affected.
  */
 @WebServlet("/tab-left")
 public class TabLeft extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject
-    transient LivePages live;
+    @Inject transient LivePages live;
 
-    @Inject
-    transient CurrentOwner owner;
+    @Inject transient CurrentOwner owner;
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) {

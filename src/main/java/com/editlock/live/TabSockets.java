@@ -5,12 +5,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The open sockets of each tab, and the release of a tab that stayed away past the grace. Plain logic, so that each
- * race (a close racing a reconnect, a late grace timer, a polite leave during the grace) can be forced in a test.
+ * The open sockets of each tab, and the release of a tab that stayed away past the grace. Plain
+ * logic, so that each race (a close racing a reconnect, a late grace timer, a polite leave during
+ * the grace) can be forced in a test.
  *
- * <p>Every event of one tab runs under that tab's monitor and moves its generation on; a grace timer carries the
- * generation it was started in and does nothing if anything happened to the tab since. So a tab is released only if
- * its last socket closed, no socket opened since, and the grace ran out.
+ * <p>Every event of one tab runs under that tab's monitor and moves its generation on; a grace
+ * timer carries the generation it was started in and does nothing if anything happened to the tab
+ * since. So a tab is released only if its last socket closed, no socket opened since, and the grace
+ * ran out.
  */
 final class TabSockets {
 
@@ -23,22 +25,25 @@ final class TabSockets {
         int open;
         long generation;
         boolean released;
-        Runnable cancelPending = () -> { };
+        Runnable cancelPending = () -> {};
     }
 
     private final Map<String, Tab> tabs = new ConcurrentHashMap<>();
     private final Grace grace;
     private final Consumer<String> release;
 
-    /** {@code release} is called with the tab's token, under the tab's monitor, at most once per absence. */
+    /**
+     * {@code release} is called with the tab's token, under the tab's monitor, at most once per
+     * absence.
+     */
     TabSockets(Grace grace, Consumer<String> release) {
         this.grace = grace;
         this.release = release;
     }
 
     /**
-     * A socket of tab {@code token} opened. Returns whether the tab comes back after its locks were released (its page
-     * should look again and tell its user).
+     * A socket of tab {@code token} opened. Returns whether the tab comes back after its locks were
+     * released (its page should look again and tell its user).
      */
     boolean opened(String token) {
         Tab tab = tabs.computeIfAbsent(token, t -> new Tab());
@@ -79,7 +84,10 @@ final class TabSockets {
         }
     }
 
-    /** The page's view ended: forget the tab, cancelling a pending release (the view released its own locks). */
+    /**
+     * The page's view ended: forget the tab, cancelling a pending release (the view released its
+     * own locks).
+     */
     void forget(String token) {
         Tab tab = tabs.remove(token);
         if (tab != null) {
@@ -100,7 +108,7 @@ final class TabSockets {
     }
 
     private void releaseUnderMonitor(String token, Tab tab) {
-        tab.cancelPending = () -> { };
+        tab.cancelPending = () -> {};
         if (!tab.released) {
             tab.released = true;
             release.accept(token);

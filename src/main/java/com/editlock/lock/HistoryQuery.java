@@ -11,12 +11,19 @@ import java.time.Instant;
  * @param from at or after
  * @param until before
  */
-public record HistoryQuery(LockKey resource, String user, LockEventType type, Instant from, Instant until,
-        int offset, int limit) {
+public record HistoryQuery(
+        LockKey resource,
+        String user,
+        LockEventType type,
+        Instant from,
+        Instant until,
+        int offset,
+        int limit) {
 
     public HistoryQuery {
         if (offset < 0 || limit < 1 || limit > 500) {
-            throw new IllegalArgumentException("A page starts at 0 or later and has 1 to 500 rows.");
+            throw new IllegalArgumentException(
+                    "A page starts at 0 or later and has 1 to 500 rows.");
         }
         user = user == null || user.isBlank() ? null : user.strip();
     }

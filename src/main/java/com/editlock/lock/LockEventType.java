@@ -1,10 +1,16 @@
 package com.editlock.lock;
 
-/** Every kind of line in the lock history ({@code lock_event.event_type}): grants, a refusal, a revival, releases. */
+/**
+ * Every kind of line in the lock history ({@code lock_event.event_type}): grants, a refusal, a
+ * revival, releases.
+ */
 public enum LockEventType {
     /** A new lock was granted. */
     ACQUIRED,
-    /** The owner took a lock it already held again (a reload): same fencing token, moved to the new tab. */
+    /**
+     * The owner took a lock it already held again (a reload): same fencing token, moved to the new
+     * tab.
+     */
     REACQUIRED,
     /** A heartbeat renewed a lease that had lapsed, before anyone else took or swept the lock. */
     RENEWED_AFTER_LAPSE,
@@ -16,7 +22,10 @@ public enum LockEventType {
     VIEW_CLOSED,
     /** The HTTP session ended: logout or timeout. */
     SESSION_ENDED,
-    /** The lease lapsed without a heartbeat and the lock was deleted (by the sweep, or by a later acquisition). */
+    /**
+     * The lease lapsed without a heartbeat and the lock was deleted (by the sweep, or by a later
+     * acquisition).
+     */
     EXPIRED,
     /** An admin released it, with a reason. */
     FORCE_RELEASED;

@@ -5,9 +5,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The canonical name of a lockable resource: {@code configurator:12} (a whole aggregate),
- * {@code configurator:12:variables} and {@code item:88:filters} (sub-pages of an aggregate).
- * Ids are positive integers without leading zeros, so one resource has exactly one key.
+ * The canonical name of a lockable resource: {@code configurator:12} (a whole aggregate), {@code
+ * configurator:12:variables} and {@code item:88:filters} (sub-pages of an aggregate). Ids are
+ * positive integers without leading zeros, so one resource has exactly one key.
  */
 public record LockKey(Kind kind, long id) implements Comparable<LockKey>, Serializable {
 
@@ -45,7 +45,10 @@ public record LockKey(Kind kind, long id) implements Comparable<LockKey>, Serial
         return new LockKey(Kind.ITEM_FILTERS, itemId);
     }
 
-    /** Parses a key; anything that is not exactly one of the three shapes is an {@link InvalidLockKeyException}. */
+    /**
+     * Parses a key; anything that is not exactly one of the three shapes is an {@link
+     * InvalidLockKeyException}.
+     */
     public static LockKey parse(String text) {
         if (text == null || text.isBlank()) {
             throw new InvalidLockKeyException("A resource key is required, e.g. configurator:1.");
@@ -64,8 +67,11 @@ public record LockKey(Kind kind, long id) implements Comparable<LockKey>, Serial
                 return itemFilters(id);
             }
         }
-        throw new InvalidLockKeyException("'" + abbreviate(text) + "' is not a resource key: use configurator:{id}, "
-                + "configurator:{id}:variables or item:{id}:filters with a positive id.");
+        throw new InvalidLockKeyException(
+                "'"
+                        + abbreviate(text)
+                        + "' is not a resource key: use configurator:{id}, "
+                        + "configurator:{id}:variables or item:{id}:filters with a positive id.");
     }
 
     /** True for the key of a whole aggregate (the coarse-grained lock on its version token). */

@@ -5,49 +5,62 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The only door to the {@code app_lock} table: Fowler's <em>Pessimistic Offline Lock</em> with the database as referee.
+ * The only door to the {@code app_lock} table: Fowler's <em>Pessimistic Offline Lock</em> with the
+ * database as referee.
  *
  * <p>The protocol:
+ *
  * <ol>
- * <li>A screen or client calls {@link #acquire} <em>before</em> loading a record for editing. The call never waits:
- * when another owner holds the resource, or a lock that overlaps it inside the same aggregate, it throws
- * {@link LockUnavailableException} at once, naming who holds it, since when and until when at the latest.</li>
- * <li>A grant carries a fencing token; every save presents it ({@link #verify}) in the save's own transaction, so a
- * writer who lost the lock is refused.</li>
- * <li>The holder's heartbeat ({@link #renew}) extends the lease; without it the lock lapses and the sweep
- * ({@link #sweepExpired}) removes it.</li>
- * <li>Locks end explicitly ({@link #release}), with the tab ({@link #releaseView}), with the HTTP session
- * ({@link #releaseAll}), by lease expiry, or by an admin ({@link #forceRelease}). Every grant, denial and release is
- * written to {@code lock_event} with its cause.</li>
+ *   <li>A screen or client calls {@link #acquire} <em>before</em> loading a record for editing. The
+ *       call never waits: when another owner holds the resource, or a lock that overlaps it inside
+ *       the same aggregate, it throws {@link LockUnavailableException} at once, naming who holds
+ *       it, since when and until when at the latest.
+ *   <li>A grant carries a fencing token; every save presents it ({@link #verify}) in the save's own
+ *       transaction, so a writer who lost the lock is refused.
+ *   <li>The holder's heartbeat ({@link #renew}) extends the lease; without it the lock lapses and
+ *       the sweep ({@link #sweepExpired}) removes it.
+ *   <li>Locks end explicitly ({@link #release}), with the tab ({@link #releaseView}), with the HTTP
+ *       session ({@link #releaseAll}), by lease expiry, or by an admin ({@link #forceRelease}).
+ *       Every grant, denial and release is written to {@code lock_event} with its cause.
  * </ol>
- * Re-acquiring a lock one already holds succeeds, keeps its token and moves it to the new view (a page reload).
- * Several locks are taken in canonical key order, all or none.
+ *
+ * Re-acquiring a lock one already holds succeeds, keeps its token and moves it to the new view (a
+ * page reload). Several locks are taken in canonical key order, all or none.
  */
 public interface LockManager {
 
-    /** Acquires {@code key} for {@code owner} from {@code view} (a tab's token, or {@code null} for API clients). */
+    /**
+     * Acquires {@code key} for {@code owner} from {@code view} (a tab's token, or {@code null} for
+     * API clients).
+     */
     Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view);
 
     /** Acquires all keys, in canonical order, or none of them. */
     List<Lock> acquireAll(Collection<LockKey> keys, LockMode mode, LockOwner owner, String view);
 
     /**
-     * Releases the owner's lock on {@code key} if tab {@code view} holds it ({@code null}: whichever tab, as API
-     * clients have none); idempotent. A tab whose lock moved to a newer tab (a reload) releases nothing. Returns
-     * whether a lock was released.
+     * Releases the owner's lock on {@code key} if tab {@code view} holds it ({@code null}:
+     * whichever tab, as API clients have none); idempotent. A tab whose lock moved to a newer tab
+     * (a reload) releases nothing. Returns whether a lock was released.
      */
     boolean release(LockKey key, String ownerId, String view);
 
-    /** Releases the locks that one tab of the owner took (tab closed). Returns the released keys. */
+    /**
+     * Releases the locks that one tab of the owner took (tab closed). Returns the released keys.
+     */
     List<LockKey> releaseView(String ownerId, String view);
 
-    /** Releases everything the owner holds (session ended); safe to call twice. Returns the released keys. */
+    /**
+     * Releases everything the owner holds (session ended); safe to call twice. Returns the released
+     * keys.
+     */
     List<LockKey> releaseAll(String ownerId);
 
     /**
-     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's). A lapsed lock that
-     * nobody has taken or swept yet is renewed too, and audited as such: a row blocks every conflicting grant until it
-     * is deleted, so nobody can have been granted anything beside it. Returns the number of renewed locks.
+     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's).
+     * A lapsed lock that nobody has taken or swept yet is renewed too, and audited as such: a row
+     * blocks every conflicting grant until it is deleted, so nobody can have been granted anything
+     * beside it. Returns the number of renewed locks.
      */
     int renew(String ownerId, String view);
 
@@ -57,12 +70,16 @@ public interface LockManager {
     /** The live locks inside {@code aggregate} (on it and on its sub-pages), oldest first. */
     List<Lock> locksIn(LockKey aggregate);
 
-    /** The live locks inside any of {@code aggregates}, oldest first: one query for a whole list screen. */
+    /**
+     * The live locks inside any of {@code aggregates}, oldest first: one query for a whole list
+     * screen.
+     */
     List<Lock> locksIn(java.util.Collection<LockKey> aggregates);
 
     /**
-     * Whether {@code held} is still live, for a page that wants to tell its user at once: empty while it is, else why
-     * it is gone. A read, not a fencing check: a save still goes through {@link #verify}.
+     * Whether {@code held} is still live, for a page that wants to tell its user at once: empty
+     * while it is, else why it is gone. A read, not a fencing check: a save still goes through
+     * {@link #verify}.
      */
     Optional<LostLock> lost(Lock held);
 
@@ -77,10 +94,12 @@ public interface LockManager {
     List<Lock> forceRelease(LockKey key, String adminLogin, String reason);
 
     /**
-     * Checks, inside the caller's transaction, that {@code owner} still holds a live WRITE lock on {@code key} with
-     * {@code fencingToken}, and keeps it from being released until that transaction ends. A READ lock never writes.
+     * Checks, inside the caller's transaction, that {@code owner} still holds a live WRITE lock on
+     * {@code key} with {@code fencingToken}, and keeps it from being released until that
+     * transaction ends. A READ lock never writes.
      *
-     * @throws LockNotHeldException when it does not, with a sentence that says what happened ({@link LostLock})
+     * @throws LockNotHeldException when it does not, with a sentence that says what happened
+     *     ({@link LostLock})
      */
     Lock verify(LockKey key, String ownerId, long fencingToken);
 
@@ -91,7 +110,8 @@ public interface LockManager {
     LockSummary summary();
 
     /**
-     * Releases everything {@code userLogin} holds, in all their sessions, audited with the admin and the reason.
+     * Releases everything {@code userLogin} holds, in all their sessions, audited with the admin
+     * and the reason.
      *
      * @throws IllegalArgumentException when the reason is blank or longer than 500 characters
      */
@@ -100,15 +120,21 @@ public interface LockManager {
     /** A page of the history, newest first. */
     LockPage<LockEvent> history(HistoryQuery query);
 
-    /** Deletes history lines older than {@code days}, in batches each committed on its own. Returns how many. */
+    /**
+     * Deletes history lines older than {@code days}, in batches each committed on its own. Returns
+     * how many.
+     */
     long purgeHistory(int days);
 
-    /** The newest {@code limit} history lines of {@code key} (all resources when {@code null}), newest first. */
+    /**
+     * The newest {@code limit} history lines of {@code key} (all resources when {@code null}),
+     * newest first.
+     */
     List<LockEvent> history(LockKey key, int limit);
 
     /**
-     * Deletes lapsed locks in batches, each batch committed on its own, auditing each as expired. Safe to run on
-     * several nodes at once. Returns the released keys.
+     * Deletes lapsed locks in batches, each batch committed on its own, auditing each as expired.
+     * Safe to run on several nodes at once. Returns the released keys.
      */
     List<LockKey> sweepExpired();
 }

@@ -1,13 +1,16 @@
 package com.editlock.lock;
 
 /**
- * {@code WRITE} is exclusive; {@code READ} is shared with other readers and blocks writers. Compatibility is decided
- * by the database when a lock is granted, never in memory.
+ * {@code WRITE} is exclusive; {@code READ} is shared with other readers and blocks writers.
+ * Compatibility is decided by the database when a lock is granted, never in memory.
  */
 public enum LockMode {
-    READ, WRITE;
+    READ,
+    WRITE;
 
-    /** Parses a mode as users type it ({@code write}, {@code READ}); anything else is a clear error. */
+    /**
+     * Parses a mode as users type it ({@code write}, {@code READ}); anything else is a clear error.
+     */
     public static LockMode parse(String text) {
         if (text != null) {
             for (LockMode mode : values()) {

@@ -1,8 +1,8 @@
 package com.editlock.lock;
 
 /**
- * A write was attempted without a live WRITE lock that covers it (released, expired, swept or force-released, held
- * for reading only, or never taken). Nothing was written.
+ * A write was attempted without a live WRITE lock that covers it (released, expired, swept or
+ * force-released, held for reading only, or never taken). Nothing was written.
  */
 public class LockNotHeldException extends RuntimeException {
     private static final long serialVersionUID = 1L;

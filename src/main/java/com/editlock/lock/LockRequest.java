@@ -3,8 +3,9 @@ package com.editlock.lock;
 import java.util.Objects;
 
 /**
- * What a screen asks for when it opens a record for editing: a key, a mode, the owner and the tab. A method marked
- * {@code @RequiresLock(LOAD_FOR_EDIT)} receives it back with the {@link #granted() granted lock}.
+ * What a screen asks for when it opens a record for editing: a key, a mode, the owner and the tab.
+ * A method marked {@code @RequiresLock(LOAD_FOR_EDIT)} receives it back with the {@link #granted()
+ * granted lock}.
  */
 public final class LockRequest {
 
@@ -30,7 +31,8 @@ public final class LockRequest {
     /** The same request, with the lock that was granted for it. */
     public LockRequest withGrant(Lock lock) {
         if (!lock.key().equals(key) || !lock.isHeldBy(owner.ownerId())) {
-            throw new IllegalArgumentException("The lock " + lock.key() + " was not granted for this request.");
+            throw new IllegalArgumentException(
+                    "The lock " + lock.key() + " was not granted for this request.");
         }
         return new LockRequest(key, mode, owner, view, lock);
     }
@@ -54,12 +56,16 @@ public final class LockRequest {
     /**
      * The granted lock.
      *
-     * @throws IllegalStateException when the request did not pass through {@code @RequiresLock(LOAD_FOR_EDIT)}
+     * @throws IllegalStateException when the request did not pass through
+     *     {@code @RequiresLock(LOAD_FOR_EDIT)}
      */
     public Lock granted() {
         if (granted == null) {
-            throw new IllegalStateException("No lock was acquired for " + key + ": mark the loading method "
-                    + "@RequiresLock(LOAD_FOR_EDIT).");
+            throw new IllegalStateException(
+                    "No lock was acquired for "
+                            + key
+                            + ": mark the loading method "
+                            + "@RequiresLock(LOAD_FOR_EDIT).");
         }
         return granted;
     }

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The lock cannot be granted now: someone else holds {@code key} or a lock that overlaps it. Carries who,
- * since when and until when at the latest, so a screen can say so. Nothing was granted.
+ * The lock cannot be granted now: someone else holds {@code key} or a lock that overlaps it.
+ * Carries who, since when and until when at the latest, so a screen can say so. Nothing was
+ * granted.
  */
 public class LockUnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -5,8 +5,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 
 /**
- * Why a save found no live lock to write under: the structured cause behind {@link LockNotHeldException}, and the one
- * place where it becomes the sentence that screens and the API show.
+ * Why a save found no live lock to write under: the structured cause behind {@link
+ * LockNotHeldException}, and the one place where it becomes the sentence that screens and the API
+ * show.
  *
  * @param key what the save needed
  * @param ending how the caller's lock ended ({@code null}: never granted, or no history of it)
@@ -15,10 +16,16 @@ import java.util.Optional;
  * @param readOnly the caller still holds it, but only as a READ lock, which never writes
  * @param holderNow who holds {@code key} now, if anyone
  */
-public record LostLock(LockKey key, LockEventType ending, String actor, String reason, boolean readOnly,
+public record LostLock(
+        LockKey key,
+        LockEventType ending,
+        String actor,
+        String reason,
+        boolean readOnly,
         Optional<Lock> holderNow) {
 
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
 
     /** The caller holds {@code key} for reading only. */
     public static LostLock readOnly(LockKey key) {
@@ -30,25 +37,46 @@ public record LostLock(LockKey key, LockEventType ending, String actor, String r
         return whatHappened() + " Nothing was saved.";
     }
 
-    /** For an open page that just lost its lock: what happened, and that the typed input stays but cannot be saved. */
+    /**
+     * For an open page that just lost its lock: what happened, and that the typed input stays but
+     * cannot be saved.
+     */
     public String notice() {
-        return whatHappened() + " What you typed stays on this page, but it cannot be saved; copy what you need.";
+        return whatHappened()
+                + " What you typed stays on this page, but it cannot be saved; copy what you need.";
     }
 
     private String whatHappened() {
         if (readOnly) {
-            return "You hold " + key + " for reading only (a READ lock), which never saves. Open it for editing "
+            return "You hold "
+                    + key
+                    + " for reading only (a READ lock), which never saves. Open it for editing "
                     + "(a WRITE lock) first.";
         }
-        String what = ending == null ? "You hold no lock on " + key : switch (ending) {
-            case FORCE_RELEASED -> actor + " released your lock: " + reason + " (" + key + ")";
-            case EXPIRED -> "Your lock on " + key + " expired because no heartbeat renewed it";
-            case SESSION_ENDED -> "Your lock on " + key + " ended with your session";
-            case VIEW_CLOSED -> "Your lock on " + key + " ended when its tab closed";
-            default -> "Your lock on " + key + " was released";
-        };
-        String now = holderNow.map(l -> l.displayName() + " has been editing it since " + CLOCK.format(l.acquiredAt()))
-                .orElse("nobody holds it now");
+        String what =
+                ending == null
+                        ? "You hold no lock on " + key
+                        : switch (ending) {
+                            case FORCE_RELEASED ->
+                                    actor + " released your lock: " + reason + " (" + key + ")";
+                            case EXPIRED ->
+                                    "Your lock on "
+                                            + key
+                                            + " expired because no heartbeat renewed it";
+                            case SESSION_ENDED ->
+                                    "Your lock on " + key + " ended with your session";
+                            case VIEW_CLOSED ->
+                                    "Your lock on " + key + " ended when its tab closed";
+                            default -> "Your lock on " + key + " was released";
+                        };
+        String now =
+                holderNow
+                        .map(
+                                l ->
+                                        l.displayName()
+                                                + " has been editing it since "
+                                                + CLOCK.format(l.acquiredAt()))
+                        .orElse("nobody holds it now");
         return what + "; " + now + ".";
     }
 }

@@ -12,9 +12,10 @@ import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
- * Runs before the web module serves: validates the settings (a bad value fails the deployment with a sentence naming
- * the key), refuses a database connection that is not at READ COMMITTED, migrates the schema with Flyway from {@code db-migrations/}. The demo data, when asked for, is installed after it
- * ({@code com.editlock.demo}).
+ * Runs before the web module serves: validates the settings (a bad value fails the deployment with
+ * a sentence naming the key), refuses a database connection that is not at READ COMMITTED, migrates
+ * the schema with Flyway from {@code db-migrations/}. The demo data, when asked for, is installed
+ * after it ({@code com.editlock.demo}).
  */
 @Startup
 @Singleton
@@ -26,25 +27,39 @@ public class PlatformStartup {
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
     @PostConstruct
     void start() {
-        LOG.info(() -> "Editlock settings: lease " + settings.leaseSeconds() + " s, sweep every "
-                + settings.sweepSeconds() + " s, session timeout " + settings.sessionTimeoutSeconds()
-                + " s, demo data " + (settings.demoData() ? "on" : "off"));
+        LOG.info(
+                () ->
+                        "Editlock settings: lease "
+                                + settings.leaseSeconds()
+                                + " s, sweep every "
+                                + settings.sweepSeconds()
+                                + " s, session timeout "
+                                + settings.sessionTimeoutSeconds()
+                                + " s, demo data "
+                                + (settings.demoData() ? "on" : "off"));
         try (var c = dataSource.getConnection()) {
             Database.requireReadCommitted(c);
         } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("Editlock cannot reach its database: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Editlock cannot reach its database: " + e.getMessage(), e);
         }
-        var result = Flyway.configure()
-                .dataSource(dataSource)
-                .locations("classpath:db/migration")
-                .load()
-                .migrate();
-        LOG.info(() -> "Schema migrated: " + result.migrationsExecuted + " migration(s) applied, now at version "
-                + (result.targetSchemaVersion == null ? "(unchanged)" : result.targetSchemaVersion));
+        var result =
+                Flyway.configure()
+                        .dataSource(dataSource)
+                        .locations("classpath:db/migration")
+                        .load()
+                        .migrate();
+        LOG.info(
+                () ->
+                        "Schema migrated: "
+                                + result.migrationsExecuted
+                                + " migration(s) applied, now at version "
+                                + (result.targetSchemaVersion == null
+                                        ? "(unchanged)"
+                                        : result.targetSchemaVersion));
     }
 }

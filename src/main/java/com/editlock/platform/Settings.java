@@ -9,9 +9,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Editlock's settings, read once and validated. Each key is a MicroProfile Config property and, by MicroProfile's
- * mapping, an environment variable: {@code locks.lease.seconds} is also {@code LOCKS_LEASE_SECONDS}.
- * A bad value is an {@link InvalidSettingException} that names the key and the accepted range.
+ * Editlock's settings, read once and validated. Each key is a MicroProfile Config property and, by
+ * MicroProfile's mapping, an environment variable: {@code locks.lease.seconds} is also {@code
+ * LOCKS_LEASE_SECONDS}. A bad value is an {@link InvalidSettingException} that names the key and
+ * the accepted range.
  */
 public final class Settings {
 
@@ -76,7 +77,8 @@ public final class Settings {
     }
 
     /**
-     * Reads and validates all settings from {@code source} (a key to its raw value, empty when unset).
+     * Reads and validates all settings from {@code source} (a key to its raw value, empty when
+     * unset).
      *
      * @throws InvalidSettingException listing every bad key
      */
@@ -109,8 +111,9 @@ public final class Settings {
     }
 
     /**
-     * An editor whose user has not typed, clicked or moved for this long stops renewing its lease (with a warning a
-     * minute before), so an open tab left for lunch does not hold its lock for ever.
+     * An editor whose user has not typed, clicked or moved for this long stops renewing its lease
+     * (with a warning a minute before), so an open tab left for lunch does not hold its lock for
+     * ever.
      */
     public int idleTimeoutSeconds() {
         return idleTimeoutSeconds;
@@ -126,14 +129,16 @@ public final class Settings {
         return oldLockMinutes;
     }
 
-    /** A session holding this many locks is refused the next one (a runaway script, not a person). */
+    /**
+     * A session holding this many locks is refused the next one (a runaway script, not a person).
+     */
     public int maxLocksPerSession() {
         return maxLocksPerSession;
     }
 
     /**
-     * No lock lives longer than this from its grant, heartbeats or not: a tab left open on an unattended machine
-     * cannot keep a record for ever.
+     * No lock lives longer than this from its grant, heartbeats or not: a tab left open on an
+     * unattended machine cannot keep a record for ever.
      */
     public int maxLockAgeMinutes() {
         return maxLockAgeMinutes;
@@ -145,19 +150,26 @@ public final class Settings {
     }
 
     /**
-     * Origins (besides the server's own, as the browser sees it in the Host header) from which state changes are
-     * accepted, lower case, e.g. {@code https://editlock.example.com} when a proxy rewrites the Host header.
+     * Origins (besides the server's own, as the browser sees it in the Host header) from which
+     * state changes are accepted, lower case, e.g. {@code https://editlock.example.com} when a
+     * proxy rewrites the Host header.
      */
     public Set<String> allowedOrigins() {
         return allowedOrigins;
     }
 
-    /** PBKDF2-HMAC-SHA256 iterations for new and upgraded password hashes (600,000, OWASP's figure for SHA-256). */
+    /**
+     * PBKDF2-HMAC-SHA256 iterations for new and upgraded password hashes (600,000, OWASP's figure
+     * for SHA-256).
+     */
     public int passwordIterations() {
         return passwordIterations;
     }
 
-    /** Failed logins for one account, within the throttle window, before further attempts are delayed. */
+    /**
+     * Failed logins for one account, within the throttle window, before further attempts are
+     * delayed.
+     */
     public int loginFailuresPerAccount() {
         return loginFailuresPerAccount;
     }
@@ -172,23 +184,28 @@ public final class Settings {
         return loginMaxDelaySeconds;
     }
 
-    /** A logged-in session's roles are read again from the user directory at most this long after the last read. */
+    /**
+     * A logged-in session's roles are read again from the user directory at most this long after
+     * the last read.
+     */
     public int roleRecheckSeconds() {
         return roleRecheckSeconds;
     }
 
     /**
-     * How long a tab whose live stream was lost may take to come back (a dropped connection reconnects within half a
-     * second) before the locks it holds are released. Noticing the loss takes up to about a second more (the stream's
-     * keep-alive), so a crashed browser's locks go about 2–3 s after the crash.
+     * How long a tab whose live stream was lost may take to come back (a dropped connection
+     * reconnects within half a second) before the locks it holds are released. Noticing the loss
+     * takes up to about a second more (the stream's keep-alive), so a crashed browser's locks go
+     * about 2–3 s after the crash.
      */
     public int tabGraceSeconds() {
         return tabGraceSeconds;
     }
 
     /**
-     * How often an open editor renews its leases: four heartbeats fit in one lease, and in one session timeout (the
-     * heartbeat is what keeps an active editor's session from timing out), so one lost heartbeat costs nothing.
+     * How often an open editor renews its leases: four heartbeats fit in one lease, and in one
+     * session timeout (the heartbeat is what keeps an active editor's session from timing out), so
+     * one lost heartbeat costs nothing.
      */
     public int heartbeatSeconds() {
         return Math.max(1, Math.min(leaseSeconds, sessionTimeoutSeconds) / 4);
@@ -220,14 +237,23 @@ public final class Settings {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            problems.add(name(key) + " is '" + raw.get() + "': it must be a whole number from " + min + " to " + max
-                    + ".");
+            problems.add(
+                    name(key)
+                            + " is '"
+                            + raw.get()
+                            + "': it must be a whole number from "
+                            + min
+                            + " to "
+                            + max
+                            + ".");
             return fallback;
         }
 
         boolean bool(String key, boolean fallback) {
-            Optional<String> raw = source.apply(key).map(s -> s.trim().toLowerCase(Locale.ROOT))
-                    .filter(s -> !s.isEmpty());
+            Optional<String> raw =
+                    source.apply(key)
+                            .map(s -> s.trim().toLowerCase(Locale.ROOT))
+                            .filter(s -> !s.isEmpty());
             if (raw.isEmpty()) {
                 return fallback;
             }
@@ -237,7 +263,11 @@ public final class Settings {
                 case "false", "off", "no", "0":
                     return false;
                 default:
-                    problems.add(name(key) + " is '" + raw.get() + "': it must be true or false (on/off).");
+                    problems.add(
+                            name(key)
+                                    + " is '"
+                                    + raw.get()
+                                    + "': it must be true or false (on/off).");
                     return fallback;
             }
         }
@@ -250,8 +280,12 @@ public final class Settings {
                     continue;
                 }
                 if (!origin.matches("https?://[a-z0-9.\\-]+(:[0-9]{1,5})?")) {
-                    problems.add(name(key) + " has '" + raw.trim() + "': each origin must look like "
-                            + "https://host or https://host:port, separated by commas.");
+                    problems.add(
+                            name(key)
+                                    + " has '"
+                                    + raw.trim()
+                                    + "': each origin must look like "
+                                    + "https://host or https://host:port, separated by commas.");
                 } else {
                     origins.add(origin);
                 }

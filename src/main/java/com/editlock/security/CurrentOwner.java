@@ -11,8 +11,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class CurrentOwner {
 
-    @Inject
-    HttpServletRequest request;
+    @Inject HttpServletRequest request;
 
     /** The owner, if the caller logged in with this session. */
     public Optional<LockOwner> find() {
@@ -21,7 +20,10 @@ public class CurrentOwner {
 
     /** The owner; a logged-in caller always has one. */
     public LockOwner get() {
-        return find().orElseThrow(() -> new IllegalStateException("This session has no lock owner: log in again."));
+        return find().orElseThrow(
+                        () ->
+                                new IllegalStateException(
+                                        "This session has no lock owner: log in again."));
     }
 
     public boolean isAdmin() {

@@ -7,9 +7,9 @@ import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.security.enterprise.AuthenticationStatus;
+import jakarta.security.enterprise.CallerPrincipal;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
-import jakarta.security.enterprise.CallerPrincipal;
 import jakarta.security.enterprise.credential.Credential;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
@@ -21,83 +21,97 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * One authentication mechanism for the whole application, because Jakarta Security 3 allows only one:
+ * One authentication mechanism for the whole application, because Jakarta Security 3 allows only
+ * one:
+ *
  * <ul>
- * <li>the login screen authenticates programmatically ({@code SecurityContext.authenticate} with a credential);</li>
- * <li>API clients send HTTP Basic, and keep the session cookie they get back;</li>
- * <li>an unauthenticated request for a protected page is sent to the login screen; for the API it gets a JSON
- * {@code 401} with a Basic challenge.</li>
+ *   <li>the login screen authenticates programmatically ({@code SecurityContext.authenticate} with
+ *       a credential);
+ *   <li>API clients send HTTP Basic, and keep the session cookie they get back;
+ *   <li>an unauthenticated request for a protected page is sent to the login screen; for the API it
+ *       gets a JSON {@code 401} with a Basic challenge.
  * </ul>
- * At every login the session id changes (no fixation) and the session becomes a new lock owner, with a
- * {@code LockRemover} bound in it and the configured timeout. The session then remembers the caller and their groups,
- * and every later request of the session is authenticated from them.
  *
- * <p>Why not {@code @AutoApplySession}: on Payara 6.2025.10 it lets two requests of one session that arrive together
- * (a page's heartbeat, its live refresh, the goodbye beacon and the next page) sometimes see each other's security
- * state, and one of them is answered {@code 403} (Payara issue 6145, fixed upstream in 2026). Handing the container
- * the caller and groups on every request keeps each request's authentication its own.
+ * At every login the session id changes (no fixation) and the session becomes a new lock owner,
+ * with a {@code LockRemover} bound in it and the configured timeout. The session then remembers the
+ * caller and their groups, and every later request of the session is authenticated from them.
  *
- * <p>Failed logins are slowed down by {@link LoginThrottle}; a throttled attempt is answered before the password is
- * checked. The groups remembered in the session are read again from the user directory when they are older than
- * {@code locks.role.recheck.seconds}, so a role taken away by an admin stops working within that time (a user
- * removed from the directory is logged out). An API {@code 401} carries a Basic challenge only for clients that are
- * not a page's background request, so a browser never pops up a password prompt over a page.
+ * <p>Why not {@code @AutoApplySession}: on Payara 6.2025.10 it lets two requests of one session
+ * that arrive together (a page's heartbeat, its live refresh, the goodbye beacon and the next page)
+ * sometimes see each other's security state, and one of them is answered {@code 403} (Payara issue
+ * 6145, fixed upstream in 2026). Handing the container the caller and groups on every request keeps
+ * each request's authentication its own.
+ *
+ * <p>Failed logins are slowed down by {@link LoginThrottle}; a throttled attempt is answered before
+ * the password is checked. The groups remembered in the session are read again from the user
+ * directory when they are older than {@code locks.role.recheck.seconds}, so a role taken away by an
+ * admin stops working within that time (a user removed from the directory is logged out). An API
+ * {@code 401} carries a Basic challenge only for clients that are not a page's background request,
+ * so a browser never pops up a password prompt over a page.
  */
 @ApplicationScoped
 public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     private static final String CALLER = SessionCaller.class.getName();
 
-    /** The request attribute that tells the login screen how long a throttled user must wait (a Duration). */
+    /**
+     * The request attribute that tells the login screen how long a throttled user must wait (a
+     * Duration).
+     */
     public static final String RETRY_AFTER = "editlock.loginRetryAfter";
 
-    /** The request attribute that tells the login screen that the user directory could not be reached. */
+    /**
+     * The request attribute that tells the login screen that the user directory could not be
+     * reached.
+     */
     public static final String DIRECTORY_DOWN = "editlock.directoryDown";
 
-    /** Who logged in with a session, their groups (roles), and when the groups were read (epoch millis). */
-    private record SessionCaller(String login, Set<String> groups, long checkedAt) implements Serializable {
-    }
+    /**
+     * Who logged in with a session, their groups (roles), and when the groups were read (epoch
+     * millis).
+     */
+    private record SessionCaller(String login, Set<String> groups, long checkedAt)
+            implements Serializable {}
 
-    @Inject
-    IdentityStoreHandler identityStores;
+    @Inject IdentityStoreHandler identityStores;
 
-    @Inject
-    UserDirectory users;
+    @Inject UserDirectory users;
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
-    @Inject
-    LoginThrottle throttle;
+    @Inject LoginThrottle throttle;
 
-    @Inject
-    EditlockIdentityStore directory;
+    @Inject EditlockIdentityStore directory;
 
     @Override
-    public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
-            HttpMessageContext context) {
+    public AuthenticationStatus validateRequest(
+            HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
         Credential credential = context.getAuthParameters().getCredential();
         if (credential != null) { // the login screen: a new login, even in a session that had one
             return login(credential, request, response, context);
         }
-        if (isLiveStream(request)) { // public; it must not touch the session, or an open page would keep it alive
+        if (isLiveStream(
+                request)) { // public; it must not touch the session, or an open page would keep it
+            // alive
             return context.doNothing();
         }
         HttpSession existing = request.getSession(false);
         if (existing != null && existing.getAttribute(CALLER) instanceof SessionCaller remembered) {
-            // Logged in with this session: an API client's Basic header is not checked again (its locks belong to
+            // Logged in with this session: an API client's Basic header is not checked again (its
+            // locks belong to
             // this session, and a new login would start a new owner).
             SessionCaller caller = rechecked(existing, remembered);
             if (caller != null) {
-                return context.notifyContainerAboutLogin(new CallerPrincipal(caller.login()), caller.groups());
+                return context.notifyContainerAboutLogin(
+                        new CallerPrincipal(caller.login()), caller.groups());
             }
         }
         credential = basicCredential(request);
@@ -108,21 +122,31 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return context.doNothing();
         }
         if (isApi(request)) {
-            return unauthorized(request, response, "Log in with HTTP Basic (user and password), then keep the session "
-                    + "cookie.");
+            return unauthorized(
+                    request,
+                    response,
+                    "Log in with HTTP Basic (user and password), then keep the session "
+                            + "cookie.");
         }
         Map<String, String> typed = TypedValues.of(request);
-        if (!typed.isEmpty()) { // an editor's Save after its session ended: a redirect would lose what was typed
+        if (!typed.isEmpty()) { // an editor's Save after its session ended: a redirect would lose
+            // what was typed
             return sessionEnded(request, response, typed);
         }
         // Back to the page that was asked for after login (a deep link to a configurator, say).
-        String asked = request.getRequestURI().substring(request.getContextPath().length())
-                + (request.getQueryString() == null ? "" : "?" + request.getQueryString());
-        return context.redirect(request.getContextPath() + "/login.xhtml?next="
-                + URLEncoder.encode(asked, StandardCharsets.UTF_8));
+        String asked =
+                request.getRequestURI().substring(request.getContextPath().length())
+                        + (request.getQueryString() == null ? "" : "?" + request.getQueryString());
+        return context.redirect(
+                request.getContextPath()
+                        + "/login.xhtml?next="
+                        + URLEncoder.encode(asked, StandardCharsets.UTF_8));
     }
 
-    /** The session's caller, with groups read again when they are old; null when the user no longer exists. */
+    /**
+     * The session's caller, with groups read again when they are old; null when the user no longer
+     * exists.
+     */
     private SessionCaller rechecked(HttpSession session, SessionCaller caller) {
         long now = System.currentTimeMillis();
         if (now - caller.checkedAt() < settings.roleRecheckSeconds() * 1000L) {
@@ -131,7 +155,10 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         Optional<Set<String>> groups;
         try {
             groups = directory.groupsOf(caller.login());
-        } catch (RuntimeException e) { // the directory cannot answer now: keep what the session knows, ask again later
+        } catch (
+                RuntimeException
+                        e) { // the directory cannot answer now: keep what the session knows, ask
+            // again later
             return caller;
         }
         if (groups.isEmpty()) {
@@ -143,8 +170,11 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         return fresh;
     }
 
-    private AuthenticationStatus login(Credential credential, HttpServletRequest request,
-            HttpServletResponse response, HttpMessageContext context) {
+    private AuthenticationStatus login(
+            Credential credential,
+            HttpServletRequest request,
+            HttpServletResponse response,
+            HttpMessageContext context) {
         Credential normalized = normalized(credential);
         String name = normalized instanceof UsernamePasswordCredential up ? up.getCaller() : "";
         String address = request.getRemoteAddr();
@@ -163,7 +193,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             if (isApi(request)) {
                 return unauthorized(request, response, "Wrong user name or password.");
             }
-            return context.isAuthenticationRequest() ? AuthenticationStatus.SEND_FAILURE : context.doNothing();
+            return context.isAuthenticationRequest()
+                    ? AuthenticationStatus.SEND_FAILURE
+                    : context.doNothing();
         }
         throttle.succeeded(name);
         String login = result.getCallerPrincipal().getName();
@@ -178,15 +210,18 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         }
         HttpSession session = request.getSession(true);
         SessionLocks.bind(session, login, displayName);
-        session.setAttribute(CALLER, new SessionCaller(login, Set.copyOf(result.getCallerGroups()),
-                System.currentTimeMillis()));
+        session.setAttribute(
+                CALLER,
+                new SessionCaller(
+                        login, Set.copyOf(result.getCallerGroups()), System.currentTimeMillis()));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
         return context.notifyContainerAboutLogin(result);
     }
 
     private static Credential normalized(Credential credential) {
         if (credential instanceof UsernamePasswordCredential up) {
-            return new UsernamePasswordCredential(up.getCaller().trim().toLowerCase(Locale.ROOT), up.getPassword());
+            return new UsernamePasswordCredential(
+                    up.getCaller().trim().toLowerCase(Locale.ROOT), up.getPassword());
         }
         return credential;
     }
@@ -197,18 +232,25 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return null;
         }
         try {
-            String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+            String decoded =
+                    new String(
+                            Base64.getDecoder().decode(header.substring(6).trim()),
+                            StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');
             if (colon <= 0) {
                 return new UsernamePasswordCredential("", "");
             }
-            return new UsernamePasswordCredential(decoded.substring(0, colon), decoded.substring(colon + 1));
+            return new UsernamePasswordCredential(
+                    decoded.substring(0, colon), decoded.substring(colon + 1));
         } catch (IllegalArgumentException e) {
             return new UsernamePasswordCredential("", "");
         }
     }
 
-    /** The pages' event stream: its tabs are matched to the session cookie without opening the session. */
+    /**
+     * The pages' event stream: its tabs are matched to the session cookie without opening the
+     * session.
+     */
     private static boolean isLiveStream(HttpServletRequest request) {
         return request.getRequestURI().equals(request.getContextPath() + "/live");
     }
@@ -217,55 +259,77 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         return request.getRequestURI().startsWith(request.getContextPath() + "/api/");
     }
 
-    private static AuthenticationStatus directoryDown(HttpServletRequest request, HttpServletResponse response,
-            HttpMessageContext context) {
+    private static AuthenticationStatus directoryDown(
+            HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
         if (context.isAuthenticationRequest() && !isApi(request)) {
             request.setAttribute(DIRECTORY_DOWN, Boolean.TRUE);
             return AuthenticationStatus.SEND_FAILURE;
         }
         response.setHeader("Retry-After", "2");
-        return json(response, 503, "Logins cannot be checked right now (the database does not answer); nothing was "
-                + "changed. Try again in a moment.");
+        return json(
+                response,
+                503,
+                "Logins cannot be checked right now (the database does not answer); nothing was "
+                        + "changed. Try again in a moment.");
     }
 
-    private AuthenticationStatus tooManyAttempts(HttpServletRequest request, HttpServletResponse response,
-            HttpMessageContext context, Duration wait) {
+    private AuthenticationStatus tooManyAttempts(
+            HttpServletRequest request,
+            HttpServletResponse response,
+            HttpMessageContext context,
+            Duration wait) {
         long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
-        if (context.isAuthenticationRequest() && !isApi(request)) { // the login screen says it next to the form
+        if (context.isAuthenticationRequest()
+                && !isApi(request)) { // the login screen says it next to the form
             request.setAttribute(RETRY_AFTER, Duration.ofSeconds(seconds));
             return AuthenticationStatus.SEND_FAILURE;
         }
         response.setHeader("Retry-After", String.valueOf(seconds));
-        return json(response, 429, "Too many failed logins for this user or from this address: try again in " + seconds
-                + " s.");
+        return json(
+                response,
+                429,
+                "Too many failed logins for this user or from this address: try again in "
+                        + seconds
+                        + " s.");
     }
 
-    private static AuthenticationStatus sessionEnded(HttpServletRequest request, HttpServletResponse response,
-            Map<String, String> typed) {
+    private static AuthenticationStatus sessionEnded(
+            HttpServletRequest request, HttpServletResponse response, Map<String, String> typed) {
         response.setHeader("WWW-Authenticate", "Session realm=\"Editlock\"");
         try {
-            ErrorAnswers.send(request, response, HttpServletResponse.SC_UNAUTHORIZED, "Your session has ended",
+            ErrorAnswers.send(
+                    request,
+                    response,
+                    HttpServletResponse.SC_UNAUTHORIZED,
+                    "Your session has ended",
                     "You were logged out (a logout elsewhere, a long pause, or a restart of the server), so your locks "
-                    + "were released and nothing was saved. What you typed is below: copy it, log in again and open "
-                    + "the record.", typed);
+                            + "were released and nothing was saved. What you typed is below: copy it, log in again and open "
+                            + "the record.",
+                    typed);
         } catch (IOException e) {
             // the client went away; nothing more to tell it
         }
         return AuthenticationStatus.SEND_FAILURE;
     }
 
-    private static AuthenticationStatus unauthorized(HttpServletRequest request, HttpServletResponse response,
-            String message) {
-        // A page's background request (fetch, Ajax) must not make the browser pop up its password prompt.
+    private static AuthenticationStatus unauthorized(
+            HttpServletRequest request, HttpServletResponse response, String message) {
+        // A page's background request (fetch, Ajax) must not make the browser pop up its password
+        // prompt.
         String mode = request.getHeader("Sec-Fetch-Mode");
-        boolean background = request.getHeader("X-Requested-With") != null
-                || (mode != null && !mode.equals("navigate"));
-        response.setHeader("WWW-Authenticate", background ? "Session realm=\"Editlock\""
-                : "Basic realm=\"Editlock\", charset=\"UTF-8\"");
+        boolean background =
+                request.getHeader("X-Requested-With") != null
+                        || (mode != null && !mode.equals("navigate"));
+        response.setHeader(
+                "WWW-Authenticate",
+                background
+                        ? "Session realm=\"Editlock\""
+                        : "Basic realm=\"Editlock\", charset=\"UTF-8\"");
         return json(response, HttpServletResponse.SC_UNAUTHORIZED, message);
     }
 
-    private static AuthenticationStatus json(HttpServletResponse response, int status, String message) {
+    private static AuthenticationStatus json(
+            HttpServletResponse response, int status, String message) {
         try {
             response.setStatus(status);
             response.setHeader("Cache-Control", "no-store");

@@ -20,9 +20,9 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Users, password hashes and roles in {@code app_user} / {@code app_user_role}. Every attempt costs one PBKDF2
- * verification, whether the user exists or not; a correct password stored with outdated parameters is hashed again
- * with the current ones.
+ * Users, password hashes and roles in {@code app_user} / {@code app_user_role}. Every attempt costs
+ * one PBKDF2 verification, whether the user exists or not; a correct password stored with outdated
+ * parameters is hashed again with the current ones.
  */
 @ApplicationScoped
 public class EditlockIdentityStore implements IdentityStore {
@@ -33,8 +33,7 @@ public class EditlockIdentityStore implements IdentityStore {
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    @Inject
-    PasswordHashes hashes;
+    @Inject PasswordHashes hashes;
 
     public CredentialValidationResult validate(UsernamePasswordCredential credential) {
         String login = credential.getCaller();
@@ -60,8 +59,10 @@ public class EditlockIdentityStore implements IdentityStore {
     /** The user's roles, or empty when the user no longer exists. */
     public Optional<Set<String>> groupsOf(String login) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("select u.login, r.role from app_user u "
-                        + "left join app_user_role r on r.login = u.login where u.login = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select u.login, r.role from app_user u "
+                                        + "left join app_user_role r on r.login = u.login where u.login = ?")) {
             ps.setString(1, login);
             try (ResultSet rs = ps.executeQuery()) {
                 Set<String> roles = new HashSet<>();
@@ -75,7 +76,8 @@ public class EditlockIdentityStore implements IdentityStore {
                 return exists ? Optional.of(Set.copyOf(roles)) : Optional.empty();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not read the roles of a user: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Could not read the roles of a user: " + e.getMessage(), e);
         }
     }
 
@@ -85,27 +87,36 @@ public class EditlockIdentityStore implements IdentityStore {
 
     private Optional<String> storedHash(String login) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("select password_hash from app_user where login = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("select password_hash from app_user where login = ?")) {
             ps.setString(1, login);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not read the user directory: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Could not read the user directory: " + e.getMessage(), e);
         }
     }
 
     private void upgrade(String login, String old, String upgraded) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "update app_user set password_hash = ? where login = ? and password_hash = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "update app_user set password_hash = ? where login = ? and password_hash = ?")) {
             ps.setString(1, upgraded);
             ps.setString(2, login);
             ps.setString(3, old);
             if (ps.executeUpdate() == 1) {
-                LOG.info(() -> "The password hash of " + login + " was upgraded to the current parameters.");
+                LOG.info(
+                        () ->
+                                "The password hash of "
+                                        + login
+                                        + " was upgraded to the current parameters.");
             }
-        } catch (SQLException e) { // the login itself succeeded; the upgrade is tried again next time
+        } catch (
+                SQLException
+                        e) { // the login itself succeeded; the upgrade is tried again next time
             LOG.log(Level.WARNING, "Could not upgrade the password hash of " + login, e);
         }
     }

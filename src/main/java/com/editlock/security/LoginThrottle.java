@@ -11,17 +11,23 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Slows down password guessing, per account and per client address, on this node.
+ *
  * <ul>
- * <li>After {@code locks.login.failures.per.account} failed logins for one login name (5), every further attempt for
- * it waits: 1 s after the next failure, then 2, 4, … up to {@code locks.login.max.delay.seconds} (60). An attempt
- * made while waiting is refused without checking the password ({@code 429} with {@code Retry-After} on the API, a
- * sentence on the login screen), so guessing gets no faster by trying harder.</li>
- * <li>The same per client address, after {@code locks.login.failures.per.address} failures (20) for any login names.</li>
- * <li>A successful login clears its account's count. Counts are forgotten 15 minutes after the last failure.</li>
+ *   <li>After {@code locks.login.failures.per.account} failed logins for one login name (5), every
+ *       further attempt for it waits: 1 s after the next failure, then 2, 4, … up to {@code
+ *       locks.login.max.delay.seconds} (60). An attempt made while waiting is refused without
+ *       checking the password ({@code 429} with {@code Retry-After} on the API, a sentence on the
+ *       login screen), so guessing gets no faster by trying harder.
+ *   <li>The same per client address, after {@code locks.login.failures.per.address} failures (20)
+ *       for any login names.
+ *   <li>A successful login clears its account's count. Counts are forgotten 15 minutes after the
+ *       last failure.
  * </ul>
- * Unknown login names are counted like real ones, so the answer never tells whether a user exists. A real user is
- * never kept out for longer than the maximum delay after someone else's failed attempt. The counts live in memory on
- * each node: with two nodes an attacker gets twice the attempts, still a few per minute.
+ *
+ * Unknown login names are counted like real ones, so the answer never tells whether a user exists.
+ * A real user is never kept out for longer than the maximum delay after someone else's failed
+ * attempt. The counts live in memory on each node: with two nodes an attacker gets twice the
+ * attempts, still a few per minute.
  */
 @ApplicationScoped
 public class LoginThrottle {
@@ -29,17 +35,18 @@ public class LoginThrottle {
     static final Duration FORGET_AFTER = Duration.ofMinutes(15);
     private static final int MAX_ENTRIES = 100_000;
 
-    private record Failures(int count, Instant last, Instant blockedUntil) {
-    }
+    private record Failures(int count, Instant last, Instant blockedUntil) {}
 
     private final Map<String, Failures> failures = new ConcurrentHashMap<>();
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
     Clock clock = Clock.systemUTC();
 
-    /** How long {@code login} from {@code address} must wait before its next attempt; zero when it may try now. */
+    /**
+     * How long {@code login} from {@code address} must wait before its next attempt; zero when it
+     * may try now.
+     */
     public Duration wait(String login, String address) {
         Instant now = clock.instant();
         Duration a = remaining(failures.get(account(login)), now);
@@ -61,15 +68,23 @@ public class LoginThrottle {
 
     private void record(String key, int allowed) {
         Instant now = clock.instant();
-        failures.compute(key, (k, f) -> {
-            int count = f == null || now.isAfter(f.last().plus(FORGET_AFTER)) ? 1 : f.count() + 1;
-            Instant blockedUntil = now;
-            if (count >= allowed) {
-                long seconds = Math.min(settings.loginMaxDelaySeconds(), 1L << Math.min(30, count - allowed));
-                blockedUntil = now.plusSeconds(seconds);
-            }
-            return new Failures(count, now, blockedUntil);
-        });
+        failures.compute(
+                key,
+                (k, f) -> {
+                    int count =
+                            f == null || now.isAfter(f.last().plus(FORGET_AFTER))
+                                    ? 1
+                                    : f.count() + 1;
+                    Instant blockedUntil = now;
+                    if (count >= allowed) {
+                        long seconds =
+                                Math.min(
+                                        settings.loginMaxDelaySeconds(),
+                                        1L << Math.min(30, count - allowed));
+                        blockedUntil = now.plusSeconds(seconds);
+                    }
+                    return new Failures(count, now, blockedUntil);
+                });
     }
 
     private static Duration remaining(Failures f, Instant now) {
@@ -83,7 +98,8 @@ public class LoginThrottle {
         Instant cutoff = clock.instant().minus(FORGET_AFTER);
         failures.values().removeIf(f -> f.last().isBefore(cutoff));
         if (failures.size() > MAX_ENTRIES) {
-            failures.clear(); // a flood of distinct names: forgetting is safer than running out of memory
+            failures.clear(); // a flood of distinct names: forgetting is safer than running out of
+            // memory
         }
     }
 

@@ -26,22 +26,28 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The first filter every request passes (declared first in {@code web.xml}). It refuses, before any application code
- * runs and with a clear answer:
+ * The first filter every request passes (declared first in {@code web.xml}). It refuses, before any
+ * application code runs and with a clear answer:
+ *
  * <ul>
- * <li>addresses not in canonical form — {@code ;} path parameters, {@code ..} or {@code //} segments, percent-encoded
- * letters, digits, {@code /}, {@code \} or {@code %}, control characters — with {@code 400} (so no path trick can
- * reach a page under another name than the one its security constraint names);</li>
- * <li>control characters in the query string ({@code 400});</li>
- * <li>cross-site state changes: a POST, PUT, DELETE or PATCH whose {@code Sec-Fetch-Site} is neither
- * {@code same-origin} nor {@code none}, or whose {@code Origin} is not this server (or one of
- * {@code locks.allowed.origins}) — {@code 403};</li>
- * <li>API state changes whose body is not {@code application/json} ({@code 415});</li>
- * <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce their length.</li>
+ *   <li>addresses not in canonical form — {@code ;} path parameters, {@code ..} or {@code //}
+ *       segments, percent-encoded letters, digits, {@code /}, {@code \} or {@code %}, control
+ *       characters — with {@code 400} (so no path trick can reach a page under another name than
+ *       the one its security constraint names);
+ *   <li>control characters in the query string ({@code 400});
+ *   <li>cross-site state changes: a POST, PUT, DELETE or PATCH whose {@code Sec-Fetch-Site} is
+ *       neither {@code same-origin} nor {@code none}, or whose {@code Origin} is not this server
+ *       (or one of {@code locks.allowed.origins}) — {@code 403};
+ *   <li>API state changes whose body is not {@code application/json} ({@code 415});
+ *   <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce
+ *       their length.
  * </ul>
- * It adds the security headers to every answer: a Content-Security-Policy that allows only this server's scripts and
- * the page's own nonce'd ones (put on by {@code com.editlock.container.CspRenderKitFactory}), {@code X-Content-Type-Options}, {@code X-Frame-Options} and
- * {@code frame-ancestors}, {@code Referrer-Policy}, and {@code Cache-Control: no-store} on the API.
+ *
+ * It adds the security headers to every answer: a Content-Security-Policy that allows only this
+ * server's scripts and the page's own nonce'd ones (put on by {@code
+ * com.editlock.container.CspRenderKitFactory}), {@code X-Content-Type-Options}, {@code
+ * X-Frame-Options} and {@code frame-ancestors}, {@code Referrer-Policy}, and {@code Cache-Control:
+ * no-store} on the API.
  */
 public class RequestGuard extends HttpFilter {
 
@@ -51,16 +57,17 @@ public class RequestGuard extends HttpFilter {
     public static final String NONCE = "editlock.cspNonce";
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
-    private static final Pattern BAD_ENCODING = Pattern.compile(
-            "%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee]|2[Ff]|5[Cc]|25|[01][0-9A-Fa-f]|7[Ff]|3[Bb])");
+    private static final Pattern BAD_ENCODING =
+            Pattern.compile(
+                    "%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee]|2[Ff]|5[Cc]|25|[01][0-9A-Fa-f]|7[Ff]|3[Bb])");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final long DRAIN_MAX = 16L * 1024 * 1024;
 
-    @Inject
-    transient Settings settings;
+    @Inject transient Settings settings;
 
     @Override
-    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+    protected void doFilter(
+            HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         boolean api = EditlockAuthentication.isApi(request);
         String nonce = nonce();
@@ -80,12 +87,17 @@ public class RequestGuard extends HttpFilter {
         }
         if (!SAFE_METHODS.contains(method)) {
             if (!sameOrigin(request)) {
-                ErrorAnswers.send(request, response, 403, "Refused: this request came from another site. Changes "
-                        + "are accepted only from Editlock's own pages.");
+                ErrorAnswers.send(
+                        request,
+                        response,
+                        403,
+                        "Refused: this request came from another site. Changes "
+                                + "are accepted only from Editlock's own pages.");
                 return;
             }
             if (api && request.getContentLengthLong() < 0 && mayHaveBody(request)) {
-                // Length unknown (chunked, or HTTP/2): read it here, up to the limit, so no resource sees more.
+                // Length unknown (chunked, or HTTP/2): read it here, up to the limit, so no
+                // resource sees more.
                 byte[] body = readAtMost(request.getInputStream(), limit);
                 if (body == null) {
                     refuseBody(request, response, limit);
@@ -102,10 +114,12 @@ public class RequestGuard extends HttpFilter {
     }
 
     /**
-     * 413. A client sends its whole body before it reads the answer, so a body of up to {@value #DRAIN_MAX} bytes is
-     * read and thrown away first; a larger one gets the answer with its connection closed.
+     * 413. A client sends its whole body before it reads the answer, so a body of up to {@value
+     * #DRAIN_MAX} bytes is read and thrown away first; a larger one gets the answer with its
+     * connection closed.
      */
-    private static void refuseBody(HttpServletRequest request, HttpServletResponse response, long limit)
+    private static void refuseBody(
+            HttpServletRequest request, HttpServletResponse response, long limit)
             throws IOException {
         long length = request.getContentLengthLong();
         if (length <= DRAIN_MAX) {
@@ -117,14 +131,21 @@ public class RequestGuard extends HttpFilter {
             }
         }
         response.setHeader("Connection", "close");
-        ErrorAnswers.send(request, response, 413, "The request body is larger than the " + limit
-                + " bytes this server accepts.");
+        ErrorAnswers.send(
+                request,
+                response,
+                413,
+                "The request body is larger than the " + limit + " bytes this server accepts.");
     }
 
-    private void headers(HttpServletRequest request, HttpServletResponse response, boolean api, String nonce) {
-        response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-" + nonce
-                + "'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; "
-                + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    private void headers(
+            HttpServletRequest request, HttpServletResponse response, boolean api, String nonce) {
+        response.setHeader(
+                "Content-Security-Policy",
+                "default-src 'self'; script-src 'self' 'nonce-"
+                        + nonce
+                        + "'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; "
+                        + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("Referrer-Policy", "same-origin");
@@ -141,8 +162,13 @@ public class RequestGuard extends HttpFilter {
     /** Why the request's address is refused, or null when it is in canonical form. */
     static String addressProblem(HttpServletRequest request) {
         String uri = request.getRequestURI();
-        if (uri.indexOf(';') >= 0 || uri.contains("/../") || uri.endsWith("/..") || uri.contains("/./")
-                || uri.contains("//") || BAD_ENCODING.matcher(uri).find() || hasControl(uri)) {
+        if (uri.indexOf(';') >= 0
+                || uri.contains("/../")
+                || uri.endsWith("/..")
+                || uri.contains("/./")
+                || uri.contains("//")
+                || BAD_ENCODING.matcher(uri).find()
+                || hasControl(uri)) {
             return "The address is not in canonical form (no ';' parameters, '..' or '//' segments, encoded letters "
                     + "or slashes, or control characters): use the plain address.";
         }
@@ -200,12 +226,14 @@ public class RequestGuard extends HttpFilter {
 
     private static boolean isJson(HttpServletRequest request) {
         String type = request.getContentType();
-        return type != null && type.toLowerCase(Locale.ROOT).replace(" ", "").startsWith("application/json");
+        return type != null
+                && type.toLowerCase(Locale.ROOT).replace(" ", "").startsWith("application/json");
     }
 
     /** Chunked HTTP/1.1, or HTTP/2 without a length (HTTP/1.1 without either has no body). */
     private static boolean mayHaveBody(HttpServletRequest request) {
-        return request.getHeader("Transfer-Encoding") != null || !request.getProtocol().startsWith("HTTP/1");
+        return request.getHeader("Transfer-Encoding") != null
+                || !request.getProtocol().startsWith("HTTP/1");
     }
 
     private static String nonce() {
@@ -274,7 +302,8 @@ public class RequestGuard extends HttpFilter {
 
                 @Override
                 public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("The body was already read by the request guard.");
+                    throw new UnsupportedOperationException(
+                            "The body was already read by the request guard.");
                 }
             };
         }
@@ -282,8 +311,9 @@ public class RequestGuard extends HttpFilter {
         @Override
         public java.io.BufferedReader getReader() throws UnsupportedEncodingException {
             String encoding = getCharacterEncoding() == null ? "UTF-8" : getCharacterEncoding();
-            return new java.io.BufferedReader(new java.io.InputStreamReader(getInputStream(),
-                    java.nio.charset.Charset.forName(encoding)));
+            return new java.io.BufferedReader(
+                    new java.io.InputStreamReader(
+                            getInputStream(), java.nio.charset.Charset.forName(encoding)));
         }
     }
 }

@@ -5,6 +5,5 @@ public final class Roles {
     public static final String EDITOR = "editor";
     public static final String ADMIN = "admin";
 
-    private Roles() {
-    }
+    private Roles() {}
 }

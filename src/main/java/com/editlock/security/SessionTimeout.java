@@ -29,15 +29,17 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Every session, logged in or not, ends after {@code locks.session.timeout.seconds} without its user: without a
- * request the user made — a page opened, a form sent, the heartbeat of a page whose user is active (it stops after
- * the idle timeout). What open pages do on their own does not count: their live stream never touches the session,
- * and the look a page takes when news arrives marks itself as {@linkplain #background() background}. Without this,
- * a list left open in a busy office would refresh its user's session forever.
+ * Every session, logged in or not, ends after {@code locks.session.timeout.seconds} without its
+ * user: without a request the user made — a page opened, a form sent, the heartbeat of a page whose
+ * user is active (it stops after the idle timeout). What open pages do on their own does not count:
+ * their live stream never touches the session, and the look a page takes when news arrives marks
+ * itself as {@linkplain #background() background}. Without this, a list left open in a busy office
+ * would refresh its user's session forever.
  *
- * <p>The container's own timeout stays as it is (same length: it ends sessions nothing touched at all); this listener
- * ends, every {@value #CHECK_SECONDS} s, the sessions whose user's last request is older than the timeout. Ending a
- * session releases its locks (its {@code LockRemover}) as a logout does.
+ * <p>The container's own timeout stays as it is (same length: it ends sessions nothing touched at
+ * all); this listener ends, every {@value #CHECK_SECONDS} s, the sessions whose user's last request
+ * is older than the timeout. Ending a session releases its locks (its {@code LockRemover}) as a
+ * logout does.
  */
 @WebListener
 public class SessionTimeout implements HttpSessionListener, ServletContextListener {
@@ -52,18 +54,16 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
     /** Every open session of this node (the same object across a change of its id at login). */
     private static final Set<HttpSession> SESSIONS = ConcurrentHashMap.newKeySet();
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Resource ManagedScheduledExecutorService scheduler;
 
     private ScheduledFuture<?> check;
 
     /**
-     * When the session's user last made a request (epoch millis), and how many requests of the session are in flight
-     * (a session is never ended under a running request, as the container's own timeout never does); serializable
-     * with the session.
+     * When the session's user last made a request (epoch millis), and how many requests of the
+     * session are in flight (a session is never ended under a running request, as the container's
+     * own timeout never does); serializable with the session.
      */
     static final class LastActive extends AtomicLong implements Serializable {
         private static final long serialVersionUID = 1L;
@@ -72,8 +72,9 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
-        check = scheduler.scheduleWithFixedDelay(this::endIdleSessions, CHECK_SECONDS, CHECK_SECONDS,
-                TimeUnit.SECONDS);
+        check =
+                scheduler.scheduleWithFixedDelay(
+                        this::endIdleSessions, CHECK_SECONDS, CHECK_SECONDS, TimeUnit.SECONDS);
     }
 
     @Override
@@ -99,7 +100,10 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         SESSIONS.remove(event.getSession());
     }
 
-    /** The current Faces request is an open page's own look at news, not its user's: it keeps no session alive. */
+    /**
+     * The current Faces request is an open page's own look at news, not its user's: it keeps no
+     * session alive.
+     */
     public static void background() {
         FacesContext faces = FacesContext.getCurrentInstance();
         if (faces != null) {
@@ -111,21 +115,25 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         long idleSince = System.currentTimeMillis() - settings.sessionTimeoutSeconds() * 1000L;
         for (HttpSession session : SESSIONS) {
             try {
-                if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last && last.get() < idleSince
+                if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last
+                        && last.get() < idleSince
                         && last.inFlight.get() == 0) {
                     session.invalidate(); // its LockRemover releases what it held
                 }
             } catch (IllegalStateException e) {
                 SESSIONS.remove(session); // ended meanwhile
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Could not end an idle session; the container's timeout will", e);
+                LOG.log(
+                        Level.WARNING,
+                        "Could not end an idle session; the container's timeout will",
+                        e);
             }
         }
     }
 
     /**
-     * Notes the user's requests: as each request that is neither the live stream nor an open page's background look
-     * starts and ends, the session's user counts as active.
+     * Notes the user's requests: as each request that is neither the live stream nor an open page's
+     * background look starts and ends, the session's user counts as active.
      */
     @WebFilter(urlPatterns = "/*", asyncSupported = true)
     public static class UserRequests extends HttpFilter {
@@ -133,13 +141,15 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+        protected void doFilter(
+                HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
             if (isLiveStream(request)) {
                 chain.doFilter(request, response);
                 return;
             }
-            // A page or form is its user's activity from its start. An Ajax request may be a page's background look:
+            // A page or form is its user's activity from its start. An Ajax request may be a page's
+            // background look:
             // it counts when it ends, unless it said it was one.
             LastActive before = activity(request);
             if (before != null) {
@@ -154,7 +164,8 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
                 if (before != null) {
                     before.inFlight.decrementAndGet();
                 }
-                LastActive after = request.getAttribute(BACKGROUND) == null ? activity(request) : null;
+                LastActive after =
+                        request.getAttribute(BACKGROUND) == null ? activity(request) : null;
                 if (after != null) { // (a login's new session too)
                     after.set(System.currentTimeMillis());
                 }
@@ -168,7 +179,10 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         private static LastActive activity(HttpServletRequest request) {
             try {
                 HttpSession session = request.getSession(false);
-                return session != null && session.getAttribute(LAST_ACTIVE) instanceof LastActive last ? last : null;
+                return session != null
+                                && session.getAttribute(LAST_ACTIVE) instanceof LastActive last
+                        ? last
+                        : null;
             } catch (IllegalStateException e) {
                 return null; // the request ended its session (a logout)
             }

@@ -18,13 +18,15 @@ public class UserDirectory {
 
     public String displayName(String login) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("select display_name from app_user where login = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("select display_name from app_user where login = ?")) {
             ps.setString(1, login);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : login;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not read the user directory: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Could not read the user directory: " + e.getMessage(), e);
         }
     }
 }

@@ -14,15 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The configurator screen: the whole aggregate (fields, items, variables) under the configurator's lock. */
+/**
+ * The configurator screen: the whole aggregate (fields, items, variables) under the configurator's
+ * lock.
+ */
 @Named
 @ViewScoped
 public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject
-    transient ConfiguratorService configurators;
+    @Inject transient ConfiguratorService configurators;
 
     private String id;
     private long version;
@@ -60,9 +62,16 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
 
     @Override
     protected void write(Lock held) {
-        configurators.saveConfigurator(held, new ConfiguratorDraft(held.key().id(), name, description, status,
-                items.stream().map(ItemRow::draft).toList(), variables.drafts(),
-                version));
+        configurators.saveConfigurator(
+                held,
+                new ConfiguratorDraft(
+                        held.key().id(),
+                        name,
+                        description,
+                        status,
+                        items.stream().map(ItemRow::draft).toList(),
+                        variables.drafts(),
+                        version));
     }
 
     @Override
@@ -91,9 +100,13 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
         Rows.moveDown(items, row);
     }
 
-    /** The current values, shown read-only (Jakarta EL 5 cannot read record components, hence rows). */
+    /**
+     * The current values, shown read-only (Jakarta EL 5 cannot read record components, hence rows).
+     */
     public List<ItemRow> getCurrentItems() {
-        return getCurrent() == null ? List.of() : getCurrent().items().stream().map(ItemRow::of).toList();
+        return getCurrent() == null
+                ? List.of()
+                : getCurrent().items().stream().map(ItemRow::of).toList();
     }
 
     public List<VariableRow> getCurrentVariables() {

@@ -55,13 +55,13 @@ public class ConfiguratorList {
         }
     }
 
-    @Inject
-    ConfiguratorService configurators;
+    @Inject ConfiguratorService configurators;
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
-    /** The list shows at most this many configurators (by name); a note says when there are more. */
+    /**
+     * The list shows at most this many configurators (by name); a note says when there are more.
+     */
     static final int SHOWN_MAX = 500;
 
     private List<Row> rows;
@@ -69,18 +69,26 @@ public class ConfiguratorList {
 
     @PostConstruct
     void load() {
-        List<ConfiguratorSummary> shown = new java.util.ArrayList<>(configurators.list(SHOWN_MAX + 1));
+        List<ConfiguratorSummary> shown =
+                new java.util.ArrayList<>(configurators.list(SHOWN_MAX + 1));
         more = shown.size() > SHOWN_MAX;
         if (more) {
             shown.remove(SHOWN_MAX);
         }
-        Map<Long, List<Lock>> byAggregate = locks.locksIn(shown.stream().map(c -> LockKey.configurator(c.id()))
-                .toList()).stream().collect(Collectors.groupingBy(l -> l.aggregate().id()));
+        Map<Long, List<Lock>> byAggregate =
+                locks
+                        .locksIn(shown.stream().map(c -> LockKey.configurator(c.id())).toList())
+                        .stream()
+                        .collect(Collectors.groupingBy(l -> l.aggregate().id()));
         LockSentences sentences = LockSentences.forServer();
-        rows = shown.stream().map(c -> {
-            List<Lock> held = byAggregate.getOrDefault(c.id(), List.of());
-            return new Row(c, sentences.listState(held), !held.isEmpty());
-        }).toList();
+        rows =
+                shown.stream()
+                        .map(
+                                c -> {
+                                    List<Lock> held = byAggregate.getOrDefault(c.id(), List.of());
+                                    return new Row(c, sentences.listState(held), !held.isEmpty());
+                                })
+                        .toList();
     }
 
     public List<Row> getRows() {

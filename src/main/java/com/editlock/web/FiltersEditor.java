@@ -13,15 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The filter rules of one item, under the item's filters lock: two people may edit two items' filters at once. */
+/**
+ * The filter rules of one item, under the item's filters lock: two people may edit two items'
+ * filters at once.
+ */
 @Named
 @ViewScoped
 public class FiltersEditor extends LockedEditor<FiltersDraft> {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject
-    transient ConfiguratorService configurators;
+    @Inject transient ConfiguratorService configurators;
 
     private String id;
     private String itemName;
@@ -55,8 +57,14 @@ public class FiltersEditor extends LockedEditor<FiltersDraft> {
 
     @Override
     protected void write(Lock held) {
-        configurators.saveFilters(held, new FiltersDraft(held.key().id(), itemName, configuratorId, configuratorName,
-                rules.stream().map(FilterRow::getRule).toList()));
+        configurators.saveFilters(
+                held,
+                new FiltersDraft(
+                        held.key().id(),
+                        itemName,
+                        configuratorId,
+                        configuratorName,
+                        rules.stream().map(FilterRow::getRule).toList()));
     }
 
     @Override

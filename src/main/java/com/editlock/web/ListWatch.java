@@ -11,18 +11,19 @@ import jakarta.inject.Named;
 import java.io.Serializable;
 import java.util.UUID;
 
-/** Keeps an open configurator list live: its tab is told of every lock change, and re-renders its table. */
+/**
+ * Keeps an open configurator list live: its tab is told of every lock change, and re-renders its
+ * table.
+ */
 @Named
 @ViewScoped
 public class ListWatch implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject
-    transient LivePages live;
+    @Inject transient LivePages live;
 
-    @Inject
-    transient CurrentOwner owner;
+    @Inject transient CurrentOwner owner;
 
     private final String viewToken = UUID.randomUUID().toString();
 
@@ -38,7 +39,9 @@ public class ListWatch implements Serializable {
         }
     }
 
-    /** The page's own look when news arrives (it re-renders the list): background, not its user's. */
+    /**
+     * The page's own look when news arrives (it re-renders the list): background, not its user's.
+     */
     public void look() {
         SessionTimeout.background();
     }

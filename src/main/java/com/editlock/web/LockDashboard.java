@@ -1,8 +1,9 @@
 package com.editlock.web;
 
-import com.editlock.live.LivePages;
 import com.editlock.configurator.ConfiguratorService;
-import com.editlock.configurator.ConfiguratorSummary;
+import com.editlock.live.LivePages;
+import com.editlock.live.Presence;
+import com.editlock.live.Viewer;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
@@ -10,8 +11,6 @@ import com.editlock.lock.LockPage;
 import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockSummary;
 import com.editlock.platform.Settings;
-import com.editlock.live.Presence;
-import com.editlock.live.Viewer;
 import com.editlock.security.CurrentOwner;
 import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PostConstruct;
@@ -34,10 +33,10 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
- * The admin's lock dashboard (admins only, by the web.xml constraint on {@code /admin/*}): every live lock across all
- * nodes, filtered, sorted and paged by the database, updated as locks come and go (the page is told of every change,
- * like the list), with force release of one lock, a selection, or everything one user holds — always with a reason,
- * after a confirmation.
+ * The admin's lock dashboard (admins only, by the web.xml constraint on {@code /admin/*}): every
+ * live lock across all nodes, filtered, sorted and paged by the database, updated as locks come and
+ * go (the page is told of every change, like the list), with force release of one lock, a
+ * selection, or everything one user holds — always with a reason, after a confirmation.
  */
 @Named
 @ViewScoped
@@ -122,26 +121,20 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
-    @Inject
-    transient LockManager locks;
+    @Inject transient LockManager locks;
 
-    @Inject
-    transient ConfiguratorService configurators;
+    @Inject transient ConfiguratorService configurators;
 
-    @Inject
-    transient Presence presence;
+    @Inject transient Presence presence;
 
-    @Inject
-    transient LivePages live;
+    @Inject transient LivePages live;
 
-    @Inject
-    transient CurrentOwner owner;
+    @Inject transient CurrentOwner owner;
 
-    @Inject
-    transient Settings settings;
+    @Inject transient Settings settings;
 
     private final String viewToken = UUID.randomUUID().toString();
     private String user;
@@ -153,8 +146,10 @@ public class LockDashboard implements Serializable {
     private List<Row> rows = List.of();
     private LockSummary summary;
     private final Map<String, Boolean> selected = new LinkedHashMap<>();
+
     /** What a confirmation would release: keys, or everything of one user. */
     private List<String> pendingKeys = List.of();
+
     private String pendingUser;
     private String reason;
 
@@ -171,7 +166,10 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    /** The page's own look when news arrives: reads the current page again, as the page's background. */
+    /**
+     * The page's own look when news arrives: reads the current page again, as the page's
+     * background.
+     */
     public void refresh() {
         SessionTimeout.background();
         load();
@@ -180,23 +178,41 @@ public class LockDashboard implements Serializable {
     /** Reads the current page again. */
     public void load() {
         LockKey.Kind wanted = kind == null || kind.isEmpty() ? null : LockKey.Kind.valueOf(kind);
-        LockPage<Lock> found = locks.find(new LockQuery(user, wanted,
-                minAgeMinutes == null ? null : minAgeMinutes * 60, sort, descending, paging.offset(), paging.size()));
+        LockPage<Lock> found =
+                locks.find(
+                        new LockQuery(
+                                user,
+                                wanted,
+                                minAgeMinutes == null ? null : minAgeMinutes * 60,
+                                sort,
+                                descending,
+                                paging.offset(),
+                                paging.size()));
         paging.found(found.total(), found.rows().size());
         if (paging.pastTheEnd()) {
             load();
             return;
         }
-        Map<Long, String> names = configurators.names(found.rows().stream().filter(l -> l.aggregate().kind()
-                == LockKey.Kind.CONFIGURATOR).map(l -> l.aggregate().id()).collect(Collectors.toSet()));
+        Map<Long, String> names =
+                configurators.names(
+                        found.rows().stream()
+                                .filter(l -> l.aggregate().kind() == LockKey.Kind.CONFIGURATOR)
+                                .map(l -> l.aggregate().id())
+                                .collect(Collectors.toSet()));
         Instant now = Instant.now();
         Duration old = Duration.ofMinutes(settings.oldLockMinutes());
         List<Row> shown = new ArrayList<>();
-        Map<LockKey, List<Viewer>> viewers = presence.viewers(found.rows().stream().map(Lock::key).toList());
+        Map<LockKey, List<Viewer>> viewers =
+                presence.viewers(found.rows().stream().map(Lock::key).toList());
         for (Lock l : found.rows()) {
-            shown.add(new Row(l, label(l.key(), names), outcome(l.key()), viewers.getOrDefault(l.key(), List.of())
-                    .size(),
-                    Duration.between(l.acquiredAt(), now).compareTo(old) >= 0, now));
+            shown.add(
+                    new Row(
+                            l,
+                            label(l.key(), names),
+                            outcome(l.key()),
+                            viewers.getOrDefault(l.key(), List.of()).size(),
+                            Duration.between(l.acquiredAt(), now).compareTo(old) >= 0,
+                            now));
         }
         rows = shown;
         summary = locks.summary();
@@ -232,7 +248,11 @@ public class LockDashboard implements Serializable {
     }
 
     public void askReleaseSelected() {
-        pendingKeys = selected.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+        pendingKeys =
+                selected.entrySet().stream()
+                        .filter(Map.Entry::getValue)
+                        .map(Map.Entry::getKey)
+                        .toList();
         pendingUser = null;
         if (pendingKeys.isEmpty()) {
             message(FacesMessage.SEVERITY_ERROR, "Tick the locks to release first.");
@@ -253,13 +273,21 @@ public class LockDashboard implements Serializable {
     /** Releases what was asked for, with the reason; the holders' open pages say who and why. */
     public void confirm() {
         if (reason == null || reason.isBlank()) {
-            FacesContext.getCurrentInstance().addMessage("confirm:reason", new FacesMessage(
-                    FacesMessage.SEVERITY_ERROR, "Say why: the holder is shown the reason, and it is kept.", null));
+            FacesContext.getCurrentInstance()
+                    .addMessage(
+                            "confirm:reason",
+                            new FacesMessage(
+                                    FacesMessage.SEVERITY_ERROR,
+                                    "Say why: the holder is shown the reason, and it is kept.",
+                                    null));
             return;
         }
         if (reason.length() > 500) {
-            FacesContext.getCurrentInstance().addMessage("confirm:reason", new FacesMessage(
-                    FacesMessage.SEVERITY_ERROR, "At most 500 characters.", null));
+            FacesContext.getCurrentInstance()
+                    .addMessage(
+                            "confirm:reason",
+                            new FacesMessage(
+                                    FacesMessage.SEVERITY_ERROR, "At most 500 characters.", null));
             return;
         }
         String admin = owner.get().login();
@@ -271,7 +299,9 @@ public class LockDashboard implements Serializable {
                 released += locks.forceRelease(LockKey.parse(key), admin, reason).size();
             }
         }
-        message(FacesMessage.SEVERITY_INFO, "Released " + released + " lock" + (released == 1 ? "" : "s") + ".");
+        message(
+                FacesMessage.SEVERITY_INFO,
+                "Released " + released + " lock" + (released == 1 ? "" : "s") + ".");
         cancel();
         selected.clear();
         load();
@@ -286,14 +316,18 @@ public class LockDashboard implements Serializable {
         if (pendingUser != null) {
             return "Release everything " + pendingUser + " holds?";
         }
-        return "Release the lock" + (pendingKeys.size() == 1 ? " on " + pendingKeys.get(0)
-                : "s on " + String.join(", ", pendingKeys)) + "?";
+        return "Release the lock"
+                + (pendingKeys.size() == 1
+                        ? " on " + pendingKeys.get(0)
+                        : "s on " + String.join(", ", pendingKeys))
+                + "?";
     }
 
     private static String label(LockKey key, Map<Long, String> names) {
         return switch (key.kind()) {
             case CONFIGURATOR -> names.getOrDefault(key.id(), key.toString());
-            case CONFIGURATOR_VARIABLES -> "Variables of " + names.getOrDefault(key.id(), "configurator " + key.id());
+            case CONFIGURATOR_VARIABLES ->
+                    "Variables of " + names.getOrDefault(key.id(), "configurator " + key.id());
             case ITEM_FILTERS -> "Filters of item " + key.id();
         };
     }
@@ -346,7 +380,9 @@ public class LockDashboard implements Serializable {
     }
 
     public String getOldest() {
-        return summary.oldestSince() == null ? "none" : human(Duration.between(summary.oldestSince(), Instant.now()));
+        return summary.oldestSince() == null
+                ? "none"
+                : human(Duration.between(summary.oldestSince(), Instant.now()));
     }
 
     public String getSortedBy() {

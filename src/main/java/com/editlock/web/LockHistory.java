@@ -23,21 +23,22 @@ import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 
-/** The lock history for admins: every grant, refusal and release, filtered, newest first, a page at a time. */
+/**
+ * The lock history for admins: every grant, refusal and release, filtered, newest first, a page at
+ * a time.
+ */
 @Named
 @ViewScoped
 public class LockHistory implements Serializable {
 
     private static final long serialVersionUID = 1L;
     private static final int PAGE_SIZE = 50;
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
-    @Inject
-    transient LockManager locks;
+    @Inject transient LockManager locks;
 
-    @Inject
-    transient Settings settings;
+    @Inject transient Settings settings;
 
     private String resource;
     private String user;
@@ -83,9 +84,16 @@ public class LockHistory implements Serializable {
                 && FacesContext.getCurrentInstance().isValidationFailed()) {
             return;
         }
-        LockPage<LockEvent> found = locks.history(new HistoryQuery(key, user,
-                type == null || type.isEmpty() ? null : LockEventType.valueOf(type), since, before,
-                paging.offset(), paging.size()));
+        LockPage<LockEvent> found =
+                locks.history(
+                        new HistoryQuery(
+                                key,
+                                user,
+                                type == null || type.isEmpty() ? null : LockEventType.valueOf(type),
+                                since,
+                                before,
+                                paging.offset(),
+                                paging.size()));
         rows = found.rows();
         paging.found(found.total(), rows.size());
     }

@@ -7,7 +7,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The sentences screens use to say who holds what ("Being edited by Sara since 10:47 — free at 11:17 at the latest"). */
+/**
+ * The sentences screens use to say who holds what ("Being edited by Sara since 10:47 — free at
+ * 11:17 at the latest").
+ */
 public final class LockSentences {
 
     private final DateTimeFormatter clock;
@@ -24,12 +27,23 @@ public final class LockSentences {
         return "You are editing";
     }
 
-    /** For a screen that could not take its lock: who holds it, since when, free at the latest when. */
+    /**
+     * For a screen that could not take its lock: who holds it, since when, free at the latest when.
+     */
     public String beingEdited(List<Lock> holders) {
         Lock first = holders.get(0);
-        var latest = holders.stream().map(Lock::expiresAt).max(java.util.Comparator.naturalOrder()).orElseThrow();
-        return "Being edited by " + names(holders) + " since " + clock.format(first.acquiredAt()) + " — free at "
-                + clock.format(latest) + " at the latest";
+        var latest =
+                holders.stream()
+                        .map(Lock::expiresAt)
+                        .max(java.util.Comparator.naturalOrder())
+                        .orElseThrow();
+        return "Being edited by "
+                + names(holders)
+                + " since "
+                + clock.format(first.acquiredAt())
+                + " — free at "
+                + clock.format(latest)
+                + " at the latest";
     }
 
     /** For the list: a short state of one configurator. */
@@ -39,7 +53,10 @@ public final class LockSentences {
         }
         boolean whole = locksInAggregate.stream().anyMatch(l -> l.key().isAggregate());
         String since = clock.format(locksInAggregate.get(0).acquiredAt());
-        return (whole ? "Being edited by " : "Parts being edited by ") + names(locksInAggregate) + " since " + since;
+        return (whole ? "Being edited by " : "Parts being edited by ")
+                + names(locksInAggregate)
+                + " since "
+                + since;
     }
 
     /** The holders' names, each once, in order. */

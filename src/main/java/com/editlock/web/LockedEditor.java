@@ -1,18 +1,22 @@
 package com.editlock.web;
 
-import com.editlock.live.LivePages;
 import com.editlock.configurator.ConcurrentModificationException;
 import com.editlock.configurator.Editing;
 import com.editlock.configurator.InvalidDraftException;
+import com.editlock.live.LivePages;
+import com.editlock.live.Presence;
+import com.editlock.live.Viewer;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
+import com.editlock.lock.LockLimitException;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockRequest;
 import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockUnavailableException;
-import com.editlock.lock.LockLimitException;
+import com.editlock.lock.LostLock;
+import com.editlock.lock.ResourceCatalog;
 import com.editlock.lock.UnknownResourceException;
 import com.editlock.platform.Settings;
 import com.editlock.security.CurrentOwner;
@@ -21,10 +25,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
-import com.editlock.lock.LostLock;
-import com.editlock.lock.ResourceCatalog;
-import com.editlock.live.Presence;
-import com.editlock.live.Viewer;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
@@ -33,11 +33,13 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * What every editing screen does with its lock. Opening takes the lock before loading; when it is taken the screen
- * is read-only and says by whom. Opened with {@code view=true} the screen is read-only from the start and asks for no
- * lock (nor audits a refusal): it shows the current values, who is editing, and "Edit now" while nobody is. Save writes under the lock's fencing token and releases it; Done releases it. When a
- * save is refused (the lock was lost, or a field is invalid) the screen keeps what the user typed and, for a lost
- * lock, shows the current values beside it. The view's locks also go when the view is destroyed.
+ * What every editing screen does with its lock. Opening takes the lock before loading; when it is
+ * taken the screen is read-only and says by whom. Opened with {@code view=true} the screen is
+ * read-only from the start and asks for no lock (nor audits a refusal): it shows the current
+ * values, who is editing, and "Edit now" while nobody is. Save writes under the lock's fencing
+ * token and releases it; Done releases it. When a save is refused (the lock was lost, or a field is
+ * invalid) the screen keeps what the user typed and, for a lost lock, shows the current values
+ * beside it. The view's locks also go when the view is destroyed.
  *
  * @param <D> what the screen edits (a draft record of the configurator package)
  */
@@ -46,23 +48,17 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(LockedEditor.class.getName());
 
-    @Inject
-    transient LockManager locks;
+    @Inject transient LockManager locks;
 
-    @Inject
-    transient CurrentOwner owner;
+    @Inject transient CurrentOwner owner;
 
-    @Inject
-    transient Settings settings;
+    @Inject transient Settings settings;
 
-    @Inject
-    transient LivePages live;
+    @Inject transient LivePages live;
 
-    @Inject
-    transient Presence presence;
+    @Inject transient Presence presence;
 
-    @Inject
-    transient ResourceCatalog catalog;
+    @Inject transient ResourceCatalog catalog;
 
     /** This tab: locks remember the view that took them. */
     private final String viewToken = UUID.randomUUID().toString();
@@ -73,23 +69,38 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private boolean found;
     private boolean refused;
     private String ownerId;
+
     /** The record this page shows, once found. */
     private LockKey shownKey;
+
     private LockKey aggregate;
+
     /** Who was in the way when the page last looked, for "Sara has finished". */
     private String lastHolders;
+
     private boolean free;
     private boolean lost;
-    /** The lock this page lost while open: its story is told again as it goes on (who holds the record now). */
+
+    /**
+     * The lock this page lost while open: its story is told again as it goes on (who holds the
+     * record now).
+     */
     private Lock lostLock;
+
     private List<String> viewers = List.of();
+
     /** Opened with {@code view=true}: read-only from the start, without asking for the lock. */
     private boolean viewOnly;
 
-    /** The key this screen locks, from its view parameter; empty when the parameter is missing or not an id. */
+    /**
+     * The key this screen locks, from its view parameter; empty when the parameter is missing or
+     * not an id.
+     */
     protected abstract Optional<LockKey> key();
 
-    /** Loads for editing under the lock (an {@code @RequiresLock(LOAD_FOR_EDIT)} service method). */
+    /**
+     * Loads for editing under the lock (an {@code @RequiresLock(LOAD_FOR_EDIT)} service method).
+     */
     protected abstract Editing<D> open(LockRequest request);
 
     /** The record as it is now, for read-only display. */
@@ -98,7 +109,10 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** Copies a loaded draft into the screen's fields. */
     protected abstract void edit(D draft);
 
-    /** Saves the screen's fields under {@code held} (an {@code @RequiresLock(WRITE)} service method). */
+    /**
+     * Saves the screen's fields under {@code held} (an {@code @RequiresLock(WRITE)} service
+     * method).
+     */
     protected abstract void write(Lock held);
 
     /** What the saved record is called, for the confirmation. */
@@ -107,7 +121,10 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** Where Save and Done go. */
     protected abstract String returnOutcome();
 
-    /** The client id of the input that holds {@code field} (a draft path such as {@code items[2].price}). */
+    /**
+     * The client id of the input that holds {@code field} (a draft path such as {@code
+     * items[2].price}).
+     */
     protected String clientIdOf(String field) {
         return "edit:" + field.replaceAll("\\[(\\d+)]", ":$1").replace('.', ':');
     }
@@ -127,24 +144,25 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             if (!found) {
                 notFound();
             }
-        } else try {
-            Editing<D> editing = open(LockRequest.write(key.get(), me, viewToken));
-            lock = editing.lock();
-            current = editing.draft();
-            edit(editing.draft());
-            lockStatus = LockSentences.forServer().youAreEditing();
-            found = true;
-        } catch (LockUnavailableException e) {
-            lockStatus = LockSentences.forServer().beingEdited(e.holders());
-            lastHolders = LockSentences.names(e.holders());
-            current = currentValues().orElse(null);
-            found = current != null;
-        } catch (UnknownResourceException | LockLimitException e) {
-            error(e.getMessage());
-        } catch (LockStoreException e) {
-            LOG.log(Level.WARNING, "Could not open a record for editing", e);
-            error(LockStoreException.userMessage());
-        }
+        } else
+            try {
+                Editing<D> editing = open(LockRequest.write(key.get(), me, viewToken));
+                lock = editing.lock();
+                current = editing.draft();
+                edit(editing.draft());
+                lockStatus = LockSentences.forServer().youAreEditing();
+                found = true;
+            } catch (LockUnavailableException e) {
+                lockStatus = LockSentences.forServer().beingEdited(e.holders());
+                lastHolders = LockSentences.names(e.holders());
+                current = currentValues().orElse(null);
+                found = current != null;
+            } catch (UnknownResourceException | LockLimitException e) {
+                error(e.getMessage());
+            } catch (LockStoreException e) {
+                LOG.log(Level.WARNING, "Could not open a record for editing", e);
+                error(LockStoreException.userMessage());
+            }
         if (found) {
             shownKey = key.get();
             aggregate = catalog.aggregateOf(shownKey);
@@ -159,9 +177,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     }
 
     /**
-     * Looks again, when the live stream says something changed (or the tab came back): an editor whose lock is gone says so
-     * at once and keeps the typed input; a read-only page shows the new holder, or that the record is free, and the
-     * current values.
+     * Looks again, when the live stream says something changed (or the tab came back): an editor
+     * whose lock is gone says so at once and keeps the typed input; a read-only page shows the new
+     * holder, or that the record is free, and the current values.
      */
     public void refresh() {
         SessionTimeout.background();
@@ -193,16 +211,26 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
     }
 
-    /** A read-only page's sentence: who edits this record (or the whole of it), or that it is free. */
+    /**
+     * A read-only page's sentence: who edits this record (or the whole of it), or that it is free.
+     */
     private void describeWhoIsInTheWay(List<Lock> inAggregate) {
-        List<Lock> inTheWay = inAggregate.stream()
-                .filter(l -> !l.isHeldBy(ownerId) && (l.key().equals(shownKey) || l.key().isAggregate()
-                        || shownKey.isAggregate()))
-                .toList();
+        List<Lock> inTheWay =
+                inAggregate.stream()
+                        .filter(
+                                l ->
+                                        !l.isHeldBy(ownerId)
+                                                && (l.key().equals(shownKey)
+                                                        || l.key().isAggregate()
+                                                        || shownKey.isAggregate()))
+                        .toList();
         free = inTheWay.isEmpty();
         if (free) {
-            lockStatus = (lastHolders == null ? "Nobody is editing this now" : lastHolders + " has finished")
-                    + " — you can edit it now.";
+            lockStatus =
+                    (lastHolders == null
+                                    ? "Nobody is editing this now"
+                                    : lastHolders + " has finished")
+                            + " — you can edit it now.";
         } else {
             lockStatus = LockSentences.forServer().beingEdited(inTheWay);
             lastHolders = LockSentences.names(inTheWay);
@@ -210,12 +238,26 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     }
 
     private void lookAtViewers(List<Lock> held) {
-        viewers = presence.viewers(shownKey).stream().map(v -> {
-            boolean editing = held.stream().anyMatch(l -> l.isHeldBy(v.ownerId())
-                    && (l.key().equals(shownKey) || l.key().isAggregate()));
-            boolean me = v.ownerId().equals(ownerId);
-            return v.displayName() + (me ? " (you)" : "") + (editing ? " — editing" : "");
-        }).toList();
+        viewers =
+                presence.viewers(shownKey).stream()
+                        .map(
+                                v -> {
+                                    boolean editing =
+                                            held.stream()
+                                                    .anyMatch(
+                                                            l ->
+                                                                    l.isHeldBy(v.ownerId())
+                                                                            && (l.key()
+                                                                                            .equals(
+                                                                                                    shownKey)
+                                                                                    || l.key()
+                                                                                            .isAggregate()));
+                                    boolean me = v.ownerId().equals(ownerId);
+                                    return v.displayName()
+                                            + (me ? " (you)" : "")
+                                            + (editing ? " — editing" : "");
+                                })
+                        .toList();
     }
 
     public String save() {
@@ -230,13 +272,16 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             refused = true;
             lockStatus = e.getMessage();
             current = currentValues().orElse(current);
-            error(e.getMessage() + " What you typed is still in the form; the current values are shown beside it.");
+            error(
+                    e.getMessage()
+                            + " What you typed is still in the form; the current values are shown beside it.");
             return null;
         } catch (InvalidDraftException e) {
             FacesContext faces = FacesContext.getCurrentInstance();
             for (InvalidDraftException.Problem p : e.problems()) {
-                faces.addMessage(clientIdOf(p.field()), new FacesMessage(FacesMessage.SEVERITY_ERROR, p.message(),
-                        null));
+                faces.addMessage(
+                        clientIdOf(p.field()),
+                        new FacesMessage(FacesMessage.SEVERITY_ERROR, p.message(), null));
             }
             error(e.getMessage());
             return null;
@@ -260,9 +305,10 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     }
 
     /**
-     * The view is gone (Faces evicted it, or it was left for another view): its locks go with it. When the session
-     * ends, Faces destroys its views outside any request, before the session's {@code LockRemover} runs; that one
-     * releases everything and records the true cause, so the view leaves it alone.
+     * The view is gone (Faces evicted it, or it was left for another view): its locks go with it.
+     * When the session ends, Faces destroys its views outside any request, before the session's
+     * {@code LockRemover} runs; that one releases everything and records the true cause, so the
+     * view leaves it alone.
      */
     @PreDestroy
     void viewDestroyed() {
@@ -273,27 +319,35 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             try {
                 locks.releaseView(ownerId, viewToken);
             } catch (RuntimeException e) {
-                LOG.log(Level.FINE, "Could not release the locks of a destroyed view; the lease will.", e);
+                LOG.log(
+                        Level.FINE,
+                        "Could not release the locks of a destroyed view; the lease will.",
+                        e);
             }
         }
     }
 
     private void release() {
         if (lock != null) {
-            locks.release(lock.key(), lock.ownerId(), viewToken); // a newer tab that took it over keeps it
+            locks.release(
+                    lock.key(),
+                    lock.ownerId(),
+                    viewToken); // a newer tab that took it over keeps it
             lock = null;
         }
     }
 
-    /** The page says so, and answers 404: a bookmark or a link to a deleted record is not a success. */
+    /**
+     * The page says so, and answers 404: a bookmark or a link to a deleted record is not a success.
+     */
     private static void notFound() {
         error("There is no such record. Pick one from the list.");
         FacesContext.getCurrentInstance().getExternalContext().setResponseStatus(404);
     }
 
     protected static void error(String message) {
-        FacesContext.getCurrentInstance().addMessage(null,
-                new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
+        FacesContext.getCurrentInstance()
+                .addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
     }
 
     private static void info(String message) {
@@ -324,7 +378,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         return lock != null;
     }
 
-    /** Whether the form is shown: while editing, and after a refused save (to keep what was typed). */
+    /**
+     * Whether the form is shown: while editing, and after a refused save (to keep what was typed).
+     */
     public boolean isFormShown() {
         return lock != null || refused;
     }

@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.security.EditlockAuthentication;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.ExternalContext;
@@ -16,18 +17,15 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.time.Duration;
-import com.editlock.security.EditlockAuthentication;
 
 /** The login screen. */
 @Named
 @RequestScoped
 public class LoginPage {
 
-    @Inject
-    SecurityContext security;
+    @Inject SecurityContext security;
 
-    @Inject
-    FacesContext faces;
+    @Inject FacesContext faces;
 
     private String next;
     private String username;
@@ -37,38 +35,54 @@ public class LoginPage {
         ExternalContext ext = faces.getExternalContext();
         HttpServletRequest request = (HttpServletRequest) ext.getRequest();
         if (request.getUserPrincipal() != null) {
-            // Someone else logs in from this browser: end the first user's session (and release its locks) first.
+            // Someone else logs in from this browser: end the first user's session (and release its
+            // locks) first.
             request.logout();
             HttpSession old = request.getSession(false);
             if (old != null) {
                 old.invalidate();
             }
         }
-        AuthenticationStatus status = security.authenticate(request, (HttpServletResponse) ext.getResponse(),
-                AuthenticationParameters.withParams().newAuthentication(true)
-                        .credential(new UsernamePasswordCredential(username == null ? "" : username,
-                                password == null ? "" : password)));
+        AuthenticationStatus status =
+                security.authenticate(
+                        request,
+                        (HttpServletResponse) ext.getResponse(),
+                        AuthenticationParameters.withParams()
+                                .newAuthentication(true)
+                                .credential(
+                                        new UsernamePasswordCredential(
+                                                username == null ? "" : username,
+                                                password == null ? "" : password)));
         switch (status) {
             case SUCCESS -> ext.redirect(ext.getRequestContextPath() + safeNext());
             case SEND_CONTINUE -> faces.responseComplete();
             default -> {
-                String message = request.getAttribute(EditlockAuthentication.RETRY_AFTER) instanceof Duration wait
-                        ? "Too many failed logins: try again in " + wait.toSeconds() + " s."
-                        : request.getAttribute(EditlockAuthentication.DIRECTORY_DOWN) != null
-                        ? "Logins cannot be checked right now; try again in a moment."
-                        : "Wrong user name or password. Try again.";
-                faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
+                String message =
+                        request.getAttribute(EditlockAuthentication.RETRY_AFTER)
+                                        instanceof Duration wait
+                                ? "Too many failed logins: try again in " + wait.toSeconds() + " s."
+                                : request.getAttribute(EditlockAuthentication.DIRECTORY_DOWN)
+                                                != null
+                                        ? "Logins cannot be checked right now; try again in a moment."
+                                        : "Wrong user name or password. Try again.";
+                faces.addMessage(
+                        null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
             }
         }
     }
 
     /**
-     * Where to go after login: the page that sent the user here, if it is a path inside this application (never
-     * another site: {@code //host} and schemes are refused), else the configurator list.
+     * Where to go after login: the page that sent the user here, if it is a path inside this
+     * application (never another site: {@code //host} and schemes are refused), else the
+     * configurator list.
      */
     String safeNext() {
-        if (next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\")
-                && !next.startsWith("/login.xhtml") && !next.startsWith("/api/")) {
+        if (next != null
+                && next.startsWith("/")
+                && !next.startsWith("//")
+                && !next.contains("\\")
+                && !next.startsWith("/login.xhtml")
+                && !next.startsWith("/api/")) {
             return next;
         }
         return "/configurators.xhtml";

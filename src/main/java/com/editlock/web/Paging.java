@@ -2,7 +2,10 @@ package com.editlock.web;
 
 import java.io.Serializable;
 
-/** Where a paged table stands: which page, how many rows match in all, and the words and buttons around it. */
+/**
+ * Where a paged table stands: which page, how many rows match in all, and the words and buttons
+ * around it.
+ */
 final class Paging implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -30,7 +33,9 @@ final class Paging implements Serializable {
         this.shown = shown;
     }
 
-    /** Whether the page is past the end (rows went away meanwhile); if so, moves to the last page. */
+    /**
+     * Whether the page is past the end (rows went away meanwhile); if so, moves to the last page.
+     */
     boolean pastTheEnd() {
         if (shown == 0 && page > 0 && total > 0) {
             page = (int) ((total - 1) / size);

@@ -9,8 +9,8 @@ import jakarta.faces.validator.Validator;
 import jakarta.faces.validator.ValidatorException;
 
 /**
- * Runs on every input of every screen (a default validator): text with control characters or broken characters is
- * refused with a message next to the field, and the form's other input is kept.
+ * Runs on every input of every screen (a default validator): text with control characters or broken
+ * characters is refused with a message next to the field, and the form's other input is kept.
  */
 @FacesValidator(value = "editlock.plainText", isDefault = true)
 public class PlainTextValidator implements Validator<Object> {
@@ -21,7 +21,8 @@ public class PlainTextValidator implements Validator<Object> {
             String problem = PlainText.problem(text);
             if (problem != null) {
                 String message = "This field " + problem;
-                throw new ValidatorException(new FacesMessage(FacesMessage.SEVERITY_ERROR, message, message));
+                throw new ValidatorException(
+                        new FacesMessage(FacesMessage.SEVERITY_ERROR, message, message));
             }
         }
     }

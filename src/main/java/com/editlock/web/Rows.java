@@ -5,8 +5,7 @@ import java.util.List;
 /** Moving rows of an editable table. */
 final class Rows {
 
-    private Rows() {
-    }
+    private Rows() {}
 
     static <T> void moveUp(List<T> rows, T row) {
         int i = rows.indexOf(row);

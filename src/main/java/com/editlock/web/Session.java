@@ -17,14 +17,11 @@ import java.io.IOException;
 @RequestScoped
 public class Session {
 
-    @Inject
-    CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
-    @Inject
-    FacesContext faces;
+    @Inject FacesContext faces;
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
     public String getDisplayName() {
         return owner.find().map(LockOwner::displayName).orElse("");
@@ -35,9 +32,10 @@ public class Session {
     }
 
     /**
-     * Ends the session and every lock it held, at once. The locks are released here, before the session goes, so
-     * the history says the session ended (invalidating first would let each open view release its own locks as
-     * closed views); the session's {@code LockRemover} then finds nothing left, as on any second release.
+     * Ends the session and every lock it held, at once. The locks are released here, before the
+     * session goes, so the history says the session ended (invalidating first would let each open
+     * view release its own locks as closed views); the session's {@code LockRemover} then finds
+     * nothing left, as on any second release.
      */
     public void logout() throws IOException, ServletException {
         ExternalContext ext = faces.getExternalContext();

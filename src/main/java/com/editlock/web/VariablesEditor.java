@@ -19,8 +19,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject
-    transient ConfiguratorService configurators;
+    @Inject transient ConfiguratorService configurators;
 
     private String id;
     private String configuratorName;
@@ -49,8 +48,8 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
 
     @Override
     protected void write(Lock held) {
-        configurators.saveVariables(held, new VariablesDraft(held.key().id(), configuratorName,
-                variables.drafts()));
+        configurators.saveVariables(
+                held, new VariablesDraft(held.key().id(), configuratorName, variables.drafts()));
     }
 
     @Override

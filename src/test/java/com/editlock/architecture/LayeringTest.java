@@ -1,7 +1,7 @@
 package com.editlock.architecture;
 
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,37 +23,70 @@ import org.junit.jupiter.api.Test;
  * platform       platform
  * </pre>
  *
- * A package may import its own layer's packages and those below, never above; no packages form a cycle; and only the
- * fenced {@code container} package touches the container's or the persistence provider's own classes.
+ * A package may import its own layer's packages and those below, never above; no packages form a
+ * cycle; and only the fenced {@code container} package touches the container's or the persistence
+ * provider's own classes.
  */
 class LayeringTest {
 
-    static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("Entry points").definedBy("com.editlock.web..", "com.editlock.api..", "com.editlock.demo..",
-                    "com.editlock.container..")
-            .layer("Services").definedBy("com.editlock.configurator..", "com.editlock.live..",
-                    "com.editlock.security..")
-            .layer("Answers").definedBy("com.editlock.errors..")
-            .layer("Lock API").definedBy("com.editlock.lock")
-            .layer("Lock store").definedBy("com.editlock.lock.internal..")
-            .layer("Platform").definedBy("com.editlock.platform..")
-            .whereLayer("Entry points").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Services").mayOnlyBeAccessedByLayers("Entry points")
-            .whereLayer("Answers").mayOnlyBeAccessedByLayers("Entry points", "Services")
-            .whereLayer("Lock API").mayOnlyBeAccessedByLayers("Entry points", "Services", "Answers", "Lock store")
-            .whereLayer("Lock store").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Platform").mayOnlyBeAccessedByLayers("Entry points", "Services", "Answers", "Lock store")
-            .because("imports run one way, from the entry points down to the platform");
+    static final ArchRule LAYERS =
+            layeredArchitecture()
+                    .consideringOnlyDependenciesInLayers()
+                    .layer("Entry points")
+                    .definedBy(
+                            "com.editlock.web..",
+                            "com.editlock.api..",
+                            "com.editlock.demo..",
+                            "com.editlock.container..")
+                    .layer("Services")
+                    .definedBy(
+                            "com.editlock.configurator..",
+                            "com.editlock.live..",
+                            "com.editlock.security..")
+                    .layer("Answers")
+                    .definedBy("com.editlock.errors..")
+                    .layer("Lock API")
+                    .definedBy("com.editlock.lock")
+                    .layer("Lock store")
+                    .definedBy("com.editlock.lock.internal..")
+                    .layer("Platform")
+                    .definedBy("com.editlock.platform..")
+                    .whereLayer("Entry points")
+                    .mayNotBeAccessedByAnyLayer()
+                    .whereLayer("Services")
+                    .mayOnlyBeAccessedByLayers("Entry points")
+                    .whereLayer("Answers")
+                    .mayOnlyBeAccessedByLayers("Entry points", "Services")
+                    .whereLayer("Lock API")
+                    .mayOnlyBeAccessedByLayers("Entry points", "Services", "Answers", "Lock store")
+                    .whereLayer("Lock store")
+                    .mayNotBeAccessedByAnyLayer()
+                    .whereLayer("Platform")
+                    .mayOnlyBeAccessedByLayers("Entry points", "Services", "Answers", "Lock store")
+                    .because("imports run one way, from the entry points down to the platform");
 
-    static final ArchRule NO_CYCLES = slices().matching("com.editlock.(**)").should().beFreeOfCycles();
+    static final ArchRule NO_CYCLES =
+            slices().matching("com.editlock.(**)").should().beFreeOfCycles();
 
-    static final ArchRule PROVIDERS_FENCED = noClasses().that().resideOutsideOfPackage("com.editlock.container..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.persistence..", "com.sun.faces..",
-                    "fish.payara..", "org.glassfish..", "org.apache.catalina..")
-            .because("what Editlock does because of its container lives in one fenced package, com.editlock.container");
+    static final ArchRule PROVIDERS_FENCED =
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackage("com.editlock.container..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "org.eclipse.persistence..",
+                            "com.sun.faces..",
+                            "fish.payara..",
+                            "org.glassfish..",
+                            "org.apache.catalina..")
+                    .because(
+                            "what Editlock does because of its container lives in one fenced package, com.editlock.container");
 
-    private static final JavaClasses MAIN = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("com.editlock");
+    private static final JavaClasses MAIN =
+            new ClassFileImporter()
+                    .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                    .importPackages("com.editlock");
 
     @Test
     void packagesImportOneWayFromTheEntryPointsDownToThePlatform() {
@@ -71,11 +104,15 @@ class LayeringTest {
     }
 
     @Test
-    void thePlatformImportingSecurityAgainIsCaughtAsUpwardAndAsACycle() throws ClassNotFoundException {
+    void thePlatformImportingSecurityAgainIsCaughtAsUpwardAndAsACycle()
+            throws ClassNotFoundException {
         JavaClasses planted = new ClassFileImporter().importPackages("com.editlock");
-        assertThatThrownBy(() -> LAYERS.check(planted)).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("PlantedUpwardImport").hasMessageContaining("com.editlock.security.PasswordHashes");
-        assertThatThrownBy(() -> NO_CYCLES.check(planted)).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() -> LAYERS.check(planted))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedUpwardImport")
+                .hasMessageContaining("com.editlock.security.PasswordHashes");
+        assertThatThrownBy(() -> NO_CYCLES.check(planted))
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("Cycle detected");
     }
 }

@@ -29,38 +29,50 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * {@code mvn -Pbench}: every benchmark, each against its baselines in the same run, written to {@code BENCHMARKS.md}
- * with charts under {@code docs/benchmarks/}. One throw-away embedded PostgreSQL (the test settings: no fsync) and one
- * Redis on loopback serve the lock benchmarks; the page benchmarks start Payara Micro nodes of their own.
+ * {@code mvn -Pbench}: every benchmark, each against its baselines in the same run, written to
+ * {@code BENCHMARKS.md} with charts under {@code docs/benchmarks/}. One throw-away embedded
+ * PostgreSQL (the test settings: no fsync) and one Redis on loopback serve the lock benchmarks; the
+ * page benchmarks start Payara Micro nodes of their own.
  *
- * <p>System properties: {@code bench.quick=true} (one fork, short iterations: to try the command, not to quote),
- * {@code bench.parts=locks,release-all,sweep,pages,push} (a subset), {@code bench.out} (where to write the report;
- * default {@code BENCHMARKS.md}).
+ * <p>System properties: {@code bench.quick=true} (one fork, short iterations: to try the command,
+ * not to quote), {@code bench.parts=locks,release-all,sweep,pages,push} (a subset), {@code
+ * bench.out} (where to write the report; default {@code BENCHMARKS.md}).
  */
 public final class Benchmarks {
 
     static final boolean QUICK = Boolean.getBoolean("bench.quick");
     static final boolean DURABLE = Boolean.getBoolean("bench.durable");
-    static final int[] THREADS = java.util.Arrays.stream(System.getProperty("bench.threads", "1,4,16,64").split(","))
-            .mapToInt(Integer::parseInt).toArray();
+    static final int[] THREADS =
+            java.util.Arrays.stream(System.getProperty("bench.threads", "1,4,16,64").split(","))
+                    .mapToInt(Integer::parseInt)
+                    .toArray();
 
-    private Benchmarks() {
-    }
+    private Benchmarks() {}
 
     public static void main(String[] args) throws Exception {
-        Set<String> parts = Set.of(System.getProperty("bench.parts", "locks,release-all,sweep,pages,push")
-                .split(","));
+        Set<String> parts =
+                Set.of(
+                        System.getProperty("bench.parts", "locks,release-all,sweep,pages,push")
+                                .split(","));
         Path root = Path.of("").toAbsolutePath();
         Report report = new Report(root);
         Environment env;
         Path durableData = Files.createTempDirectory("editlock-bench-db");
-        try (EmbeddedDatabase db = DURABLE ? EmbeddedDatabase.durable(durableData) : EmbeddedDatabase.throwAway();
+        try (EmbeddedDatabase db =
+                        DURABLE
+                                ? EmbeddedDatabase.durable(durableData)
+                                : EmbeddedDatabase.throwAway();
                 Redis redis = Redis.start()) {
             LockStore store = LockStore.on(db);
             env = Environment.of(store, redis);
             prepare(store);
-            List<String> jvm = new ArrayList<>(List.of("-Xmx512m", "-Dbench.db.url=" + db.jdbcUrl(),
-                    "-Dbench.db.user=" + db.user(), "-Dbench.db.password=" + db.password()));
+            List<String> jvm =
+                    new ArrayList<>(
+                            List.of(
+                                    "-Xmx512m",
+                                    "-Dbench.db.url=" + db.jdbcUrl(),
+                                    "-Dbench.db.user=" + db.user(),
+                                    "-Dbench.db.password=" + db.password()));
             if (redis.available()) {
                 jvm.add("-Dbench.redis.port=" + redis.port());
             }
@@ -78,41 +90,59 @@ public final class Benchmarks {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
         if (parts.contains("pages") || parts.contains("push")) {
-            com.editlock.it.PageBenchmarks.run(report, parts.contains("pages"), parts.contains("push"), QUICK);
+            com.editlock.it.PageBenchmarks.run(
+                    report, parts.contains("pages"), parts.contains("push"), QUICK);
         }
-        // Only a run of every part replaces BENCHMARKS.md; a subset goes to target/ unless told otherwise.
+        // Only a run of every part replaces BENCHMARKS.md; a subset goes to target/ unless told
+        // otherwise.
         String out0 = System.getProperty("bench.out", "");
-        Path out = Path.of(!out0.isBlank() ? out0 : parts.size() == 5 ? "BENCHMARKS.md" : "target/benchmarks-partial.md");
+        Path out =
+                Path.of(
+                        !out0.isBlank()
+                                ? out0
+                                : parts.size() == 5
+                                        ? "BENCHMARKS.md"
+                                        : "target/benchmarks-partial.md");
         Files.writeString(out, env.header(parts) + report.markdown(), StandardCharsets.UTF_8);
         System.out.println("\nWritten: " + out.toAbsolutePath());
     }
 
-    /** The baseline table, the scanning copy of the lock table, and the notify trigger (disabled). */
+    /**
+     * The baseline table, the scanning copy of the lock table, and the notify trigger (disabled).
+     */
     private static void prepare(LockStore store) {
-        store.execute("create table bench_lock (resource_key varchar(200) primary key, owner_id varchar(64) not null)");
-        store.execute("create table bench_lock_scan (like app_lock including defaults including constraints)");
+        store.execute(
+                "create table bench_lock (resource_key varchar(200) primary key, owner_id varchar(64) not null)");
+        store.execute(
+                "create table bench_lock_scan (like app_lock including defaults including constraints)");
         store.execute("create unique index on bench_lock_scan (resource_key) where mode = 'WRITE'");
         store.execute("create index on bench_lock_scan (aggregate_key)");
         store.execute("create index on bench_lock_scan (expires_at)");
-        store.execute("create function bench_notify() returns trigger language plpgsql as $$ begin"
-                + " perform pg_notify('app_lock', json_build_object('op', lower(tg_op), 'resource',"
-                + " coalesce(new.resource_key, old.resource_key))::text); return null; end; $$");
-        store.execute("create trigger bench_notify after insert or delete on app_lock for each row"
-                + " execute function bench_notify()");
+        store.execute(
+                "create function bench_notify() returns trigger language plpgsql as $$ begin"
+                        + " perform pg_notify('app_lock', json_build_object('op', lower(tg_op), 'resource',"
+                        + " coalesce(new.resource_key, old.resource_key))::text); return null; end; $$");
+        store.execute(
+                "create trigger bench_notify after insert or delete on app_lock for each row"
+                        + " execute function bench_notify()");
         store.execute("alter table app_lock disable trigger bench_notify");
         for (String table : List.of("app_lock", "bench_lock", "bench_lock_scan", "lock_event")) {
             store.execute("alter table " + table + " set (autovacuum_enabled = false)");
         }
         int connections = (int) store.number("select current_setting('max_connections')::int");
         if (connections < 80) {
-            throw new IllegalStateException("64 threads need max_connections of 80 at least; it is " + connections);
+            throw new IllegalStateException(
+                    "64 threads need max_connections of 80 at least; it is " + connections);
         }
     }
 
     private static ChainedOptionsBuilder jmh(String methods, List<String> jvm) {
-        ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(LockOperationsBenchmark.class.getName() + "\\.(" + methods + ")$")
-                .jvmArgsAppend(jvm.toArray(String[]::new)).shouldFailOnError(true).verbosity(VerboseMode.NORMAL);
+        ChainedOptionsBuilder options =
+                new OptionsBuilder()
+                        .include(LockOperationsBenchmark.class.getName() + "\\.(" + methods + ")$")
+                        .jvmArgsAppend(jvm.toArray(String[]::new))
+                        .shouldFailOnError(true)
+                        .verbosity(VerboseMode.NORMAL);
         if (QUICK) {
             options.forks(1).warmupIterations(2).measurementIterations(2);
         }
@@ -123,20 +153,40 @@ public final class Benchmarks {
     }
 
     /** JMH's figures for one benchmark at one thread count. */
-    record Figures(String method, int threads, String param, double mean, double error, double p50, double p99,
+    record Figures(
+            String method,
+            int threads,
+            String param,
+            double mean,
+            double error,
+            double p50,
+            double p99,
             long samples) {
 
         static Figures of(RunResult r) {
             Result<?> primary = r.getPrimaryResult();
             var stats = primary.getStatistics();
-            String method = r.getParams().getBenchmark().substring(r.getParams().getBenchmark().lastIndexOf('.') + 1);
-            String param = r.getParams().getParamsKeys().isEmpty() ? "" : r.getParams().getParam("locks");
+            String method =
+                    r.getParams()
+                            .getBenchmark()
+                            .substring(r.getParams().getBenchmark().lastIndexOf('.') + 1);
+            String param =
+                    r.getParams().getParamsKeys().isEmpty() ? "" : r.getParams().getParam("locks");
             double error = Double.isNaN(primary.getScoreError()) ? 0 : primary.getScoreError();
-            return new Figures(method, r.getParams().getThreads(), param, primary.getScore(), error,
-                    stats.getPercentile(50), stats.getPercentile(99), stats.getN());
+            return new Figures(
+                    method,
+                    r.getParams().getThreads(),
+                    param,
+                    primary.getScore(),
+                    error,
+                    stats.getPercentile(50),
+                    stats.getPercentile(99),
+                    stats.getN());
         }
 
-        /** Pairs per second that follow from the mean time of one pair (every thread always busy). */
+        /**
+         * Pairs per second that follow from the mean time of one pair (every thread always busy).
+         */
         double throughput() {
             return threads * 1_000_000 / mean;
         }
@@ -157,9 +207,11 @@ public final class Benchmarks {
         NAMES.put("editlockNotifying", "Editlock + pg_notify trigger");
     }
 
-    private static void lockOperations(Report report, List<String> jvm, Redis redis, LockStore store)
-            throws Exception {
-        List<String> methods = new ArrayList<>(List.of("ceiling", "advisory", "editlock", "editlockFourAggregates"));
+    private static void lockOperations(
+            Report report, List<String> jvm, Redis redis, LockStore store) throws Exception {
+        List<String> methods =
+                new ArrayList<>(
+                        List.of("ceiling", "advisory", "editlock", "editlockFourAggregates"));
         if (redis.available()) {
             methods.add(2, "redis");
         }
@@ -176,7 +228,8 @@ public final class Benchmarks {
         }
         Figures plain = null;
         Figures withTrigger = null;
-        for (RunResult r : new Runner(jmh("editlock|editlockNotifying", jvm).threads(16).build()).run()) {
+        for (RunResult r :
+                new Runner(jmh("editlock|editlockNotifying", jvm).threads(16).build()).run()) {
             Figures f = Figures.of(r);
             if (f.method().equals("editlock")) {
                 plain = f;
@@ -186,14 +239,16 @@ public final class Benchmarks {
         }
 
         report.heading("1. Acquire + release");
-        report.text("""
+        report.text(
+                """
                 One acquire and one release of a WRITE lock, back to back, by each of 1 / 4 / 16 / 64 threads, each
                 thread on a key of its own (Editlock: in an aggregate of its own; the *4 shared aggregates* column
                 puts the threads into four aggregates, so grants inside one aggregate wait for each other). JMH
                 samples every pair's time; the throughput follows from the mean (threads / mean time). Editlock runs
                 its real code (`JdbcLockManager`, outside a transaction, as the API calls it) without the application
                 server around it. ± is JMH's 99.9 % confidence interval of the mean, as a share of it.""");
-        report.text("""
+        report.text(
+                """
                 Round trips per pair: **ceiling** 2 (`INSERT … ON CONFLICT DO NOTHING`, `DELETE`, each
                 autocommitted); **advisory** 2 (`pg_try_advisory_lock`, `pg_advisory_unlock`); **Redis** 3 (`SET NX
                 PX`, then `SADD` into the owner's set, then one script that deletes the key if it is still the
@@ -209,19 +264,29 @@ public final class Benchmarks {
             List<String> row = new ArrayList<>(List.of(Integer.toString(threads)));
             for (String m : methods) {
                 Figures f = by.get(m).get(threads);
-                row.add(Report.number(f.throughput()) + " " + Report.plusMinus(f.mean(), f.error()));
+                row.add(
+                        Report.number(f.throughput())
+                                + " "
+                                + Report.plusMinus(f.mean(), f.error()));
             }
             Figures ceiling = by.get("ceiling").get(threads);
             Figures editlock = by.get("editlock").get(threads);
             double ratio = ceiling.mean() / editlock.mean();
-            double relative = Math.hypot(ceiling.error() / ceiling.mean(), editlock.error() / editlock.mean());
+            double relative =
+                    Math.hypot(
+                            ceiling.error() / ceiling.mean(), editlock.error() / editlock.mean());
             row.add(String.format("**%.2f** ±%.2f", ratio, ratio * relative));
             rows.add(row);
             double target = threads == 16 ? 0.35 : 0.45;
             if (threads <= 16) {
-                report.target("acquire + release, Editlock / ceiling, " + threads + " thread" + (threads == 1 ? ""
-                        : "s"), String.format("≥ %.2f", target), String.format("%.2f ±%.2f", ratio,
-                        ratio * relative), ratio >= target);
+                report.target(
+                        "acquire + release, Editlock / ceiling, "
+                                + threads
+                                + " thread"
+                                + (threads == 1 ? "" : "s"),
+                        String.format("≥ %.2f", target),
+                        String.format("%.2f ±%.2f", ratio, ratio * relative),
+                        ratio >= target);
             }
         }
         report.table(header, rows);
@@ -245,19 +310,32 @@ public final class Benchmarks {
         for (String m : methods) {
             Charts.Series t = new Charts.Series(NAMES.get(m));
             Charts.Series l = new Charts.Series(NAMES.get(m));
-            by.get(m).forEach((threads, f) -> {
-                t.add(threads, f.throughput(), f.throughputError());
-                l.add(threads, f.p99() / 1000.0);
-            });
+            by.get(m)
+                    .forEach(
+                            (threads, f) -> {
+                                t.add(threads, f.throughput(), f.throughputError());
+                                l.add(threads, f.p99() / 1000.0);
+                            });
             throughput.add(t);
             p99.add(l);
         }
-        report.chart("acquire-release-throughput", "Acquire + release pairs per second", "threads", "pairs/s",
-                false, throughput);
-        report.chart("acquire-release-p99", "Acquire + release, p99 time of a pair", "threads", "ms (log scale)",
-                true, p99);
+        report.chart(
+                "acquire-release-throughput",
+                "Acquire + release pairs per second",
+                "threads",
+                "pairs/s",
+                false,
+                throughput);
+        report.chart(
+                "acquire-release-p99",
+                "Acquire + release, p99 time of a pair",
+                "threads",
+                "ms (log scale)",
+                true,
+                p99);
 
-        report.text("""
+        report.text(
+                """
                 **Where the time goes.** The same pair, built up from the ceiling one cost at a time, in the same
                 run: *lock row* is the ceiling's two statements on the real lock table (its row of eleven columns,
                 its seven indexes, the fencing-token sequence, the row returned); *audited* adds the history line
@@ -268,15 +346,22 @@ public final class Benchmarks {
         List<List<String>> steps = new ArrayList<>();
         for (int threads : THREADS) {
             double ceiling = by.get("ceiling").get(threads).throughput();
-            List<String> row = new ArrayList<>(List.of(Integer.toString(threads), Report.number(ceiling)));
+            List<String> row =
+                    new ArrayList<>(List.of(Integer.toString(threads), Report.number(ceiling)));
             for (String m : List.of("profileLockRow", "profileAudited", "editlock")) {
                 double t = by.get(m).get(threads).throughput();
                 row.add(String.format("%s (%.2f)", Report.number(t), t / ceiling));
             }
             steps.add(row);
         }
-        report.table(List.of("threads", "ceiling", "+ lock row", "+ audit lines", "Editlock (+ serialize,"
-                + " clean-up, hierarchy, cap)"), steps);
+        report.table(
+                List.of(
+                        "threads",
+                        "ceiling",
+                        "+ lock row",
+                        "+ audit lines",
+                        "Editlock (+ serialize," + " clean-up, hierarchy, cap)"),
+                steps);
         if (CpuProfile.available()) {
             List<List<String>> cpu = new ArrayList<>();
             Map<String, CpuProfile.Step> at16 = new LinkedHashMap<>();
@@ -285,44 +370,66 @@ public final class Benchmarks {
                     if (threads == 16) {
                         at16.put(step.name(), step);
                     }
-                    cpu.add(List.of(Integer.toString(threads), step.name(), Report.number(step.pairsPerSecond()),
-                            Report.number(step.serverMicros()), Report.number(step.clientMicros()),
-                            Report.number(step.serverMicros() + step.clientMicros())));
+                    cpu.add(
+                            List.of(
+                                    Integer.toString(threads),
+                                    step.name(),
+                                    Report.number(step.pairsPerSecond()),
+                                    Report.number(step.serverMicros()),
+                                    Report.number(step.clientMicros()),
+                                    Report.number(step.serverMicros() + step.clientMicros())));
                 }
             }
-            report.text(String.format("""
+            report.text(
+                    String.format(
+                            """
                     **CPU per pair.** The same steps run in this process (not under JMH: %s s per step after a
                     1.5 s warm-up), with the CPU time of every PostgreSQL process (from `/proc`) and of the client
                     threads, divided by the pairs done. When every core is busy, pairs per second can be at most
                     cores / CPU per pair: at 4 threads and more this machine's %d cores are the limit, so the ratio
-                    to the ceiling there is close to the ratio of their CPU per pair.""", QUICK ? "1.5" : "4",
-                    Runtime.getRuntime().availableProcessors()));
-            report.table(List.of("threads", "step", "pairs/s", "database CPU µs / pair", "client CPU µs / pair",
-                    "total CPU µs / pair"), cpu);
+                    to the ceiling there is close to the ratio of their CPU per pair.""",
+                            QUICK ? "1.5" : "4", Runtime.getRuntime().availableProcessors()));
+            report.table(
+                    List.of(
+                            "threads",
+                            "step",
+                            "pairs/s",
+                            "database CPU µs / pair",
+                            "client CPU µs / pair",
+                            "total CPU µs / pair"),
+                    cpu);
             whyTheRatioIsWhatItIs(report, at16);
         }
 
-        report.text(String.format("""
+        report.text(
+                String.format(
+                        """
                 **The cost of a `pg_notify` trigger** (the one Editlock had before its screens learnt of changes by
                 reading the history): a transaction that has sent `NOTIFY` takes a database-wide lock at commit, so
                 notifying transactions commit one at a time. At 16 threads: %s pairs/s without it, %s with it: the
                 trigger costs **%.0f %%** of the throughput (p99 %s µs → %s µs); the two measured one after the
                 other.""",
-                Report.number(plain.throughput()), Report.number(withTrigger.throughput()),
-                100 * (1 - withTrigger.throughput() / plain.throughput()), Report.number(plain.p99()),
-                Report.number(withTrigger.p99())));
+                        Report.number(plain.throughput()),
+                        Report.number(withTrigger.throughput()),
+                        100 * (1 - withTrigger.throughput() / plain.throughput()),
+                        Report.number(plain.p99()),
+                        Report.number(withTrigger.p99())));
         if (!redis.available()) {
             report.text("Redis: " + redis.why() + " The Redis column is left out of this run.");
         }
     }
 
-    /** The reading of the profile: what each step costs at 16 threads and which promise it pays for. */
+    /**
+     * The reading of the profile: what each step costs at 16 threads and which promise it pays for.
+     */
     private static void whyTheRatioIsWhatItIs(Report report, Map<String, CpuProfile.Step> at16) {
         double ceiling = total(at16.get("ceiling"));
         double row = total(at16.get("lock row"));
         double audited = total(at16.get("audited"));
         double editlock = total(at16.get("Editlock"));
-        report.text(String.format("""
+        report.text(
+                String.format(
+                        """
                 **Why the ratio at 4 threads and more stays where it is.** With every core busy, the ratio is the
                 ceiling's CPU per pair over Editlock's: here %s µs over %s µs, at most **%.2f**. Where the extra
                 %s µs go, and what each part pays for:
@@ -351,9 +458,13 @@ public final class Benchmarks {
                 stays below the target; at 1 thread, where a pair's time is mostly round trips, Editlock makes as
                 many as the ceiling (two) and meets it. What was cut: two round trips per pair (lock changes
                 outside a transaction run autocommitted), and two indexes nothing read.""",
-                Report.number(ceiling), Report.number(editlock), ceiling / editlock,
-                Report.number(editlock - ceiling), Report.number(row - ceiling), Report.number(audited - row),
-                Report.number(editlock - audited)));
+                        Report.number(ceiling),
+                        Report.number(editlock),
+                        ceiling / editlock,
+                        Report.number(editlock - ceiling),
+                        Report.number(row - ceiling),
+                        Report.number(audited - row),
+                        Report.number(editlock - audited)));
     }
 
     private static double total(CpuProfile.Step step) {
@@ -361,7 +472,9 @@ public final class Benchmarks {
     }
 
     private static void releaseAll(Report report, List<String> jvm, Redis redis) throws Exception {
-        String methods = "releaseAllIndexed|releaseAllScanning" + (redis.available() ? "|releaseAllRedis" : "");
+        String methods =
+                "releaseAllIndexed|releaseAllScanning"
+                        + (redis.available() ? "|releaseAllRedis" : "");
         ChainedOptionsBuilder options = jmh(methods, jvm).threads(1);
         if (QUICK) {
             options.warmupIterations(2).measurementIterations(5);
@@ -369,18 +482,24 @@ public final class Benchmarks {
         Map<String, Map<Integer, Figures>> by = new LinkedHashMap<>();
         for (RunResult r : new Runner(options.build()).run()) {
             Figures f = Figures.of(r);
-            by.computeIfAbsent(f.method(), k -> new TreeMap<>()).put(Integer.parseInt(f.param()), f);
+            by.computeIfAbsent(f.method(), k -> new TreeMap<>())
+                    .put(Integer.parseInt(f.param()), f);
         }
         report.heading("2. Releasing everything one session holds");
-        report.text("""
+        report.text(
+                """
                 What a session's end does: release every lock of one owner, with 50,000 locks of 5,000 other owners
                 in the table. **Indexed** is Editlock's statement (delete + audit in one statement, found through
                 the owner index); **scanning** is the same statement on a copy of the table without that index;
                 **Redis** is `SMEMBERS` of the owner's set, then one `DEL` of its keys and the set (two round trips,
                 no audit). Each figure: one release timed at a time, JMH single-shot, 20 per fork after 5 warm-ups;
                 median and the slowest sample (p99 of 40 samples is the slowest but one).""");
-        List<String> header = new ArrayList<>(List.of("locks held", "indexed (Editlock) median / p99 ms",
-                "scanning median / p99 ms"));
+        List<String> header =
+                new ArrayList<>(
+                        List.of(
+                                "locks held",
+                                "indexed (Editlock) median / p99 ms",
+                                "scanning median / p99 ms"));
         if (redis.available()) {
             header.add("Redis median / p99 ms");
         }
@@ -388,31 +507,43 @@ public final class Benchmarks {
         List<List<String>> rows = new ArrayList<>();
         List<Charts.Series> lines = new ArrayList<>();
         for (String m : by.keySet()) {
-            Charts.Series s = new Charts.Series(switch (m) {
-                case "releaseAllIndexed" -> "indexed (Editlock)";
-                case "releaseAllScanning" -> "scanning (no owner index)";
-                default -> "Redis SMEMBERS + DEL";
-            });
+            Charts.Series s =
+                    new Charts.Series(
+                            switch (m) {
+                                case "releaseAllIndexed" -> "indexed (Editlock)";
+                                case "releaseAllScanning" -> "scanning (no owner index)";
+                                default -> "Redis SMEMBERS + DEL";
+                            });
             by.get(m).forEach((n, f) -> s.add(n, f.p50() / 1000.0));
             lines.add(s);
         }
         for (int n : by.get("releaseAllIndexed").keySet()) {
             Figures indexed = by.get("releaseAllIndexed").get(n);
             Figures scanning = by.get("releaseAllScanning").get(n);
-            List<String> row = new ArrayList<>(List.of(String.format("%,d", n), ms(indexed), ms(scanning)));
+            List<String> row =
+                    new ArrayList<>(List.of(String.format("%,d", n), ms(indexed), ms(scanning)));
             if (redis.available()) {
                 row.add(ms(by.get("releaseAllRedis").get(n)));
             }
             row.add(String.format("%.1f×", scanning.p50() / indexed.p50()));
             rows.add(row);
             if (n == 1_000) {
-                report.target("release everything of a session holding 1,000 locks, one statement", "< 50 ms",
-                        String.format("median %.1f ms, p99 %.1f ms", indexed.p50() / 1000, indexed.p99() / 1000),
+                report.target(
+                        "release everything of a session holding 1,000 locks, one statement",
+                        "< 50 ms",
+                        String.format(
+                                "median %.1f ms, p99 %.1f ms",
+                                indexed.p50() / 1000, indexed.p99() / 1000),
                         indexed.p99() / 1000 < 50);
             }
         }
         report.table(header, rows);
-        report.chart("release-all", "Release everything of one owner (median)", "locks held", "ms (log scale)", true,
+        report.chart(
+                "release-all",
+                "Release everything of one owner (median)",
+                "locks held",
+                "ms (log scale)",
+                true,
                 lines);
     }
 
@@ -422,27 +553,50 @@ public final class Benchmarks {
 
     private static void sweep(Report report, LockStore store) throws Exception {
         report.heading("3. The sweep of a backlog of lapsed locks");
-        report.text(String.format("""
+        report.text(
+                String.format(
+                        """
                 A backlog of lapsed locks (as after a database outage, or a node that died with many users) swept by
                 one sweep (batches of 500, each its own transaction, `FOR UPDATE SKIP LOCKED`) while %d threads keep
                 acquiring and releasing locks of their own. Acquisition times while the sweep runs against the same
-                threads just before it. %d rounds per size.""", 8, QUICK ? 1 : 3));
+                threads just before it. %d rounds per size.""",
+                        8, QUICK ? 1 : 3));
         List<List<String>> rows = new ArrayList<>();
         for (int lapsed : new int[] {10_000, 100_000}) {
             SweepBenchmark.Result r = SweepBenchmark.run(store, lapsed, QUICK ? 1 : 3, 2_000);
             List<Long> sorted = new ArrayList<>(r.sweepMillis());
             java.util.Collections.sort(sorted);
-            rows.add(List.of(String.format("%,d", lapsed), String.format("%,d ms (%,d–%,d)", r.sweepMedianMillis(),
-                    sorted.get(0), sorted.get(sorted.size() - 1)),
-                    String.format("%,.0f", lapsed * 1000.0 / r.sweepMedianMillis()),
-                    String.format("%s / %s", Report.number(r.quiet(0.5)), Report.number(r.quiet(0.99))),
-                    String.format("%s / %s", Report.number(r.sweeping(0.5)), Report.number(r.sweeping(0.99))),
-                    String.format("%.1f×", r.sweeping(0.99) / r.quiet(0.99)),
-                    String.format("%,d / %,d", r.quietMicros().length, r.sweepingMicros().length)));
+            rows.add(
+                    List.of(
+                            String.format("%,d", lapsed),
+                            String.format(
+                                    "%,d ms (%,d–%,d)",
+                                    r.sweepMedianMillis(),
+                                    sorted.get(0),
+                                    sorted.get(sorted.size() - 1)),
+                            String.format("%,.0f", lapsed * 1000.0 / r.sweepMedianMillis()),
+                            String.format(
+                                    "%s / %s",
+                                    Report.number(r.quiet(0.5)), Report.number(r.quiet(0.99))),
+                            String.format(
+                                    "%s / %s",
+                                    Report.number(r.sweeping(0.5)),
+                                    Report.number(r.sweeping(0.99))),
+                            String.format("%.1f×", r.sweeping(0.99) / r.quiet(0.99)),
+                            String.format(
+                                    "%,d / %,d",
+                                    r.quietMicros().length, r.sweepingMicros().length)));
         }
-        report.table(List.of("lapsed locks", "sweep time, median (range)", "locks swept per s",
-                "acquire p50 / p99 µs, no sweep", "acquire p50 / p99 µs, during the sweep", "p99 during / without",
-                "acquisitions timed (without / during)"), rows);
+        report.table(
+                List.of(
+                        "lapsed locks",
+                        "sweep time, median (range)",
+                        "locks swept per s",
+                        "acquire p50 / p99 µs, no sweep",
+                        "acquire p50 / p99 µs, during the sweep",
+                        "p99 during / without",
+                        "acquisitions timed (without / during)"),
+                rows);
     }
 
     /** A Redis server of this run's own, on loopback, without persistence. */
@@ -460,16 +614,33 @@ public final class Benchmarks {
         static Redis start() throws Exception {
             Path server = findServer();
             if (server == null) {
-                return new Redis(null, 0, "`redis-server` is not installed and could not be installed here (the"
-                        + " command installs Debian's `redis-server` with apt-get when it runs as root).");
+                return new Redis(
+                        null,
+                        0,
+                        "`redis-server` is not installed and could not be installed here (the"
+                                + " command installs Debian's `redis-server` with apt-get when it runs as root).");
             }
             int port;
-            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            try (ServerSocket s =
+                    new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
                 port = s.getLocalPort();
             }
-            Process p = new ProcessBuilder(server.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--protected-mode", "yes")
-                    .redirectErrorStream(true).redirectOutput(Path.of("target", "bench-redis.log").toFile()).start();
+            Process p =
+                    new ProcessBuilder(
+                                    server.toString(),
+                                    "--port",
+                                    Integer.toString(port),
+                                    "--bind",
+                                    "127.0.0.1",
+                                    "--save",
+                                    "",
+                                    "--appendonly",
+                                    "no",
+                                    "--protected-mode",
+                                    "yes")
+                            .redirectErrorStream(true)
+                            .redirectOutput(Path.of("target", "bench-redis.log").toFile())
+                            .start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (System.nanoTime() < deadline) {
                 try (Socket s = new Socket("127.0.0.1", port)) {
@@ -479,7 +650,8 @@ public final class Benchmarks {
                 }
             }
             p.destroyForcibly();
-            return new Redis(null, 0, "`redis-server` did not start within 20 s (target/bench-redis.log).");
+            return new Redis(
+                    null, 0, "`redis-server` did not start within 20 s (target/bench-redis.log).");
         }
 
         private static Path findServer() throws Exception {
@@ -493,9 +665,11 @@ public final class Benchmarks {
             if (root && Files.isExecutable(Path.of("/usr/bin/apt-get"))) {
                 System.out.println("redis-server is missing: installing Debian's redis-server …");
                 ProcessBuilder update = new ProcessBuilder("apt-get", "update").inheritIO();
-                ProcessBuilder install = new ProcessBuilder("apt-get", "install", "-y", "redis-server").inheritIO();
+                ProcessBuilder install =
+                        new ProcessBuilder("apt-get", "install", "-y", "redis-server").inheritIO();
                 install.environment().put("DEBIAN_FRONTEND", "noninteractive");
-                if (update.start().waitFor() == 0 && install.start().waitFor() == 0
+                if (update.start().waitFor() == 0
+                        && install.start().waitFor() == 0
                         && Files.isExecutable(Path.of("/usr/bin/redis-server"))) {
                     return Path.of("/usr/bin/redis-server");
                 }
@@ -520,8 +694,12 @@ public final class Benchmarks {
                 return "not installed";
             }
             try (var jedis = new redis.clients.jedis.Jedis("127.0.0.1", port)) {
-                return jedis.info("server").lines().filter(l -> l.startsWith("redis_version:"))
-                        .map(l -> l.substring("redis_version:".length())).findFirst().orElse("?");
+                return jedis.info("server")
+                        .lines()
+                        .filter(l -> l.startsWith("redis_version:"))
+                        .map(l -> l.substring("redis_version:".length()))
+                        .findFirst()
+                        .orElse("?");
             }
         }
 
@@ -534,18 +712,26 @@ public final class Benchmarks {
     }
 
     /** What the figures were measured on. */
-    record Environment(String date, int cores, String java, String postgres, String redis, String os) {
+    record Environment(
+            String date, int cores, String java, String postgres, String redis, String os) {
 
         static Environment of(LockStore store, Redis redis) throws Exception {
             String pg = store.rows("show server_version").get(0).get(0).toString();
-            return new Environment(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern(
-                    "yyyy-MM-dd HH:mm 'UTC'")), Runtime.getRuntime().availableProcessors(),
-                    System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"), pg,
-                    redis.version(), System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+            return new Environment(
+                    ZonedDateTime.now(ZoneOffset.UTC)
+                            .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
+                    Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.vm.name")
+                            + " "
+                            + System.getProperty("java.runtime.version"),
+                    pg,
+                    redis.version(),
+                    System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         }
 
         String header(Set<String> parts) {
-            return String.format("""
+            return String.format(
+                            """
                     # Editlock benchmarks
 
                     Written by `mvn -Pbench`%s on %s: %d cores, %s, PostgreSQL %s (embedded, loopback, %s),
@@ -553,13 +739,26 @@ public final class Benchmarks {
                     Every figure is a ratio to a baseline measured in the same run, on the same machine: absolute
                     numbers move from machine to machine and run to run, ratios much less. Performance is measured
                     here, never asserted by the test suite.
-                    """, (QUICK ? " -Dbench.quick=true (short: for trying the command, not for quoting)" : "")
-                    + (DURABLE ? " -Dbench.durable=true" : ""), date, cores, java, postgres, DURABLE
-                    ? "durable commits: `fsync=on`, `synchronous_commit=on`, as the run command keeps its data"
-                    : "the test settings: `fsync=off`, `synchronous_commit=off`; `-Dbench.durable=true` for durable"
-                    + " commits", redis, os)
-                    + (parts.size() < 5 ? "\nParts run: " + String.join(", ", new java.util.TreeSet<>(parts))
-                            + ".\n" : "");
+                    """,
+                            (QUICK
+                                            ? " -Dbench.quick=true (short: for trying the command, not for quoting)"
+                                            : "")
+                                    + (DURABLE ? " -Dbench.durable=true" : ""),
+                            date,
+                            cores,
+                            java,
+                            postgres,
+                            DURABLE
+                                    ? "durable commits: `fsync=on`, `synchronous_commit=on`, as the run command keeps its data"
+                                    : "the test settings: `fsync=off`, `synchronous_commit=off`; `-Dbench.durable=true` for durable"
+                                            + " commits",
+                            redis,
+                            os)
+                    + (parts.size() < 5
+                            ? "\nParts run: "
+                                    + String.join(", ", new java.util.TreeSet<>(parts))
+                                    + ".\n"
+                            : "");
         }
     }
 }

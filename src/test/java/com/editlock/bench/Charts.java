@@ -44,14 +44,23 @@ public final class Charts {
         }
     }
 
-    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-        new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b)};
+    private static final Color[] COLORS = {
+        new Color(0x1f77b4),
+        new Color(0xd62728),
+        new Color(0x2ca02c),
+        new Color(0xff7f0e),
+        new Color(0x9467bd),
+        new Color(0x8c564b)
+    };
 
-    private Charts() {
-    }
+    private Charts() {}
 
-    /** Writes {@code file}: the series against a logarithmic x axis ({@code logY}: a logarithmic y axis too). */
-    public static void line(Path file, String title, String xLabel, String yLabel, boolean logY, List<Series> lines)
+    /**
+     * Writes {@code file}: the series against a logarithmic x axis ({@code logY}: a logarithmic y
+     * axis too).
+     */
+    public static void line(
+            Path file, String title, String xLabel, String yLabel, boolean logY, List<Series> lines)
             throws IOException {
         YIntervalSeriesCollection data = new YIntervalSeriesCollection();
         for (Series s : lines) {
@@ -59,8 +68,9 @@ public final class Charts {
             s.points.forEach((x, y) -> series.add(x, y[0], y[1], y[2]));
             data.addSeries(series);
         }
-        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
-                false, false);
+        JFreeChart chart =
+                ChartFactory.createXYLineChart(
+                        title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
@@ -69,7 +79,8 @@ public final class Charts {
         x.setBase(2);
         x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         x.setSmallestValue(1);
-        x.setNumberFormatOverride(new java.text.DecimalFormat("#,##0")); // 1, 4, 16, 64 rather than 2^0 … 2^6
+        x.setNumberFormatOverride(
+                new java.text.DecimalFormat("#,##0")); // 1, 4, 16, 64 rather than 2^0 … 2^6
         plot.setDomainAxis(x);
         if (logY) {
             LogAxis y = new LogAxis(yLabel);

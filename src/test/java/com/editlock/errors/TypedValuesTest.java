@@ -27,27 +27,42 @@ class TypedValuesTest {
 
     @Test
     void aSavePostedFromAnEditorKeepsEveryTypedFieldInFormOrderWithoutButtonsOrFacesFields() {
-        assertThat(TypedValues.of(request("POST", SAVE, null))).containsExactly(
-                Map.entry("name", "Roof tiles"), Map.entry("description", "Two lines\nof text"),
-                Map.entry("items, row 1, name", "Ridge"), Map.entry("items, row 1, price", "12.50"));
+        assertThat(TypedValues.of(request("POST", SAVE, null)))
+                .containsExactly(
+                        Map.entry("name", "Roof tiles"),
+                                Map.entry("description", "Two lines\nof text"),
+                        Map.entry("items, row 1, name", "Ridge"),
+                                Map.entry("items, row 1, price", "12.50"));
     }
 
     @Test
     void anAjaxRefreshAGetOrAnotherFormCarriesNothingTyped() {
         assertThat(TypedValues.of(request("POST", SAVE, "partial/ajax"))).isEmpty();
         assertThat(TypedValues.of(request("GET", SAVE, null))).isEmpty();
-        assertThat(TypedValues.of(request("POST", Map.of("login", "login", "login:username", "ada"), null)))
+        assertThat(
+                        TypedValues.of(
+                                request(
+                                        "POST",
+                                        Map.of("login", "login", "login:username", "ada"),
+                                        null)))
                 .isEmpty();
     }
 
-    private static HttpServletRequest request(String method, Map<String, String> parameters, String facesRequest) {
-        return (HttpServletRequest) Proxy.newProxyInstance(HttpServletRequest.class.getClassLoader(),
-                new Class<?>[] {HttpServletRequest.class}, (proxy, m, args) -> switch (m.getName()) {
-                    case "getMethod" -> method;
-                    case "getParameter" -> parameters.get((String) args[0]);
-                    case "getParameterNames" -> Collections.enumeration(parameters.keySet());
-                    case "getHeader" -> "Faces-Request".equals(args[0]) ? facesRequest : null;
-                    default -> throw new UnsupportedOperationException(m.getName());
-                });
+    private static HttpServletRequest request(
+            String method, Map<String, String> parameters, String facesRequest) {
+        return (HttpServletRequest)
+                Proxy.newProxyInstance(
+                        HttpServletRequest.class.getClassLoader(),
+                        new Class<?>[] {HttpServletRequest.class},
+                        (proxy, m, args) ->
+                                switch (m.getName()) {
+                                    case "getMethod" -> method;
+                                    case "getParameter" -> parameters.get((String) args[0]);
+                                    case "getParameterNames" ->
+                                            Collections.enumeration(parameters.keySet());
+                                    case "getHeader" ->
+                                            "Faces-Request".equals(args[0]) ? facesRequest : null;
+                                    default -> throw new UnsupportedOperationException(m.getName());
+                                });
     }
 }

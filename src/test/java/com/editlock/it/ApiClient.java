@@ -14,12 +14,16 @@ import java.time.Duration;
 import java.util.Base64;
 
 /**
- * One API session on one node, for the reliability runs: it never throws on a failed request (a node being killed, a
- * database being down) but answers status -1 with the reason, and it bounds every request in time.
+ * One API session on one node, for the reliability runs: it never throws on a failed request (a
+ * node being killed, a database being down) but answers status -1 with the reason, and it bounds
+ * every request in time.
  */
 final class ApiClient {
 
-    /** An answer: the status (-1 when there was none), its body or the failure, and Retry-After if any. */
+    /**
+     * An answer: the status (-1 when there was none), its body or the failure, and Retry-After if
+     * any.
+     */
     record Answer(int status, String body, String retryAfter, long micros) {
         boolean ok() {
             return status >= 200 && status < 300;
@@ -38,21 +42,34 @@ final class ApiClient {
     ApiClient(URI base, Duration timeout) {
         this.base = base;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).cookieHandler(new CookieManager())
-                .connectTimeout(timeout).build();
+        this.http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .cookieHandler(new CookieManager())
+                        .connectTimeout(timeout)
+                        .build();
     }
 
-    /** Logs in with HTTP Basic: the first request opens the session, whose cookie every later one sends. */
+    /**
+     * Logs in with HTTP Basic: the first request opens the session, whose cookie every later one
+     * sends.
+     */
     Answer login(String user, String password) {
-        basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
-                .getBytes(StandardCharsets.UTF_8));
+        basic =
+                "Basic "
+                        + Base64.getEncoder()
+                                .encodeToString(
+                                        (user + ":" + password).getBytes(StandardCharsets.UTF_8));
         Answer a = send("GET", "api/locks?limit=1", null);
         basic = null;
         return a;
     }
 
     Answer acquire(String resource, String mode) {
-        return send("POST", "api/locks", "{\"resource\":\"" + resource + "\",\"mode\":\"" + mode + "\"}");
+        return send(
+                "POST",
+                "api/locks",
+                "{\"resource\":\"" + resource + "\",\"mode\":\"" + mode + "\"}");
     }
 
     Answer release(String resource) {
@@ -75,12 +92,18 @@ final class ApiClient {
         if (json != null) {
             b.header("Content-Type", "application/json");
         }
-        b.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(json));
+        b.method(
+                method,
+                json == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
         long start = System.nanoTime();
         try {
             HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").orElse(null),
+            return new Answer(
+                    r.statusCode(),
+                    r.body(),
+                    r.headers().firstValue("Retry-After").orElse(null),
                     (System.nanoTime() - start) / 1000);
         } catch (IOException e) {
             return new Answer(-1, e.toString(), null, (System.nanoTime() - start) / 1000);

@@ -18,12 +18,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-/** One user agent with its own cookie jar: one HTTP session, like one person's browser or script. */
+/**
+ * One user agent with its own cookie jar: one HTTP session, like one person's browser or script.
+ */
 public final class Browser {
 
-    private static final Pattern LIVE = Pattern.compile(
-            "id=\"editlock-live\"[^>]*data-view=\"([0-9a-f-]{36})\"[^>]*data-stream=\"([^\"]+)\"");
-    private static final Pattern VIEW_STATE = Pattern.compile("name=\"jakarta.faces.ViewState\"[^>]*value=\"([^\"]+)\"");
+    private static final Pattern LIVE =
+            Pattern.compile(
+                    "id=\"editlock-live\"[^>]*data-view=\"([0-9a-f-]{36})\"[^>]*data-stream=\"([^\"]+)\"");
+    private static final Pattern VIEW_STATE =
+            Pattern.compile("name=\"jakarta.faces.ViewState\"[^>]*value=\"([^\"]+)\"");
 
     private final URI base;
     private final CookieManager cookies = new CookieManager();
@@ -35,8 +39,12 @@ public final class Browser {
 
     public Browser(URI base) {
         this.base = base;
-        this.http = HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        this.http =
+                HttpClient.newBuilder()
+                        .cookieHandler(cookies)
+                        .followRedirects(HttpClient.Redirect.NORMAL)
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
     }
 
     /** How long each request may take (30 s unless set). */
@@ -47,7 +55,11 @@ public final class Browser {
 
     /** Sends HTTP Basic credentials with every request (an API client). */
     public Browser basic(String user, String password) {
-        basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        basic =
+                "Basic "
+                        + Base64.getEncoder()
+                                .encodeToString(
+                                        (user + ":" + password).getBytes(StandardCharsets.UTF_8));
         return this;
     }
 
@@ -58,20 +70,27 @@ public final class Browser {
         return r;
     }
 
-    /** A GET beside the current page (an API call of the same session), which stays the page to submit from. */
+    /**
+     * A GET beside the current page (an API call of the same session), which stays the page to
+     * submit from.
+     */
     public HttpResponse<String> peek(String path) {
         return send(request(path).GET());
     }
 
     public HttpResponse<String> postJson(String path, String json) {
-        return send(request(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
+        return send(
+                request(path)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** Any method with a JSON body (PUT, PATCH …). */
     public HttpResponse<String> send(String method, String path, String json) {
-        return send(request(path).header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(json)));
+        return send(
+                request(path)
+                        .header("Content-Type", "application/json")
+                        .method(method, HttpRequest.BodyPublishers.ofString(json)));
     }
 
     public HttpResponse<String> post(String path) {
@@ -85,20 +104,31 @@ public final class Browser {
     /** Logs in through the login screen. */
     public HttpResponse<String> login(String user, String password) {
         get("login.xhtml");
-        return submit("login", Map.of("login:username", user, "login:password", password), "login:submit");
+        return submit(
+                "login",
+                Map.of("login:username", user, "login:password", password),
+                "login:submit");
     }
 
-    /** Submits form {@code formId} of the last page, pressing {@code button}, with {@code fields} changed. */
+    /**
+     * Submits form {@code formId} of the last page, pressing {@code button}, with {@code fields}
+     * changed.
+     */
     public HttpResponse<String> submit(String formId, Map<String, String> fields, String button) {
         Map<String, String> form = new LinkedHashMap<>(inputsOf(formId));
         form.put("jakarta.faces.ViewState", viewState());
         form.putAll(fields); // may forge the view state
         form.put(formId, formId);
         form.put(button, "x");
-        String body = form.entrySet().stream()
-                .map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
-        HttpResponse<String> r = send(HttpRequest.newBuilder(lastUri).header("Content-Type",
-                "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body)));
+        String body =
+                form.entrySet().stream()
+                        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                        .collect(Collectors.joining("&"));
+        HttpResponse<String> r =
+                send(
+                        HttpRequest.newBuilder(lastUri)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(HttpRequest.BodyPublishers.ofString(body)));
         lastPage = r.body();
         lastUri = r.uri();
         return r;
@@ -110,8 +140,13 @@ public final class Browser {
 
     /** The text of the element marked {@code data-testid="id"} on the last page, if present. */
     public Optional<String> testId(String id) {
-        Matcher m = Pattern.compile("<(\\w+)[^>]*data-testid=\"" + Pattern.quote(id) + "\"[^>]*>(.*?)</\\1>",
-                Pattern.DOTALL).matcher(lastPage);
+        Matcher m =
+                Pattern.compile(
+                                "<(\\w+)[^>]*data-testid=\""
+                                        + Pattern.quote(id)
+                                        + "\"[^>]*>(.*?)</\\1>",
+                                Pattern.DOTALL)
+                        .matcher(lastPage);
         if (m.find()) {
             return Optional.of(m.group(2).replaceAll("<[^>]+>", "").replace("&mdash;", "—").trim());
         }
@@ -121,7 +156,9 @@ public final class Browser {
     /** The address of the last page's live stream, carrying its tab alone, if the page has one. */
     public Optional<URI> liveAddress() {
         Matcher m = LIVE.matcher(lastPage);
-        return m.find() ? Optional.of(base.resolve(m.group(2) + "?tabs=" + m.group(1))) : Optional.empty();
+        return m.find()
+                ? Optional.of(base.resolve(m.group(2) + "?tabs=" + m.group(1)))
+                : Optional.empty();
     }
 
     /** The last page's tab token, if it is a live page. */
@@ -132,35 +169,54 @@ public final class Browser {
 
     /** Opens the last page's live stream in this session, as the page's worker does. */
     public PageStream openStream(java.util.function.Consumer<String> onMessage) throws Exception {
-        return PageStream.open(liveAddress().orElseThrow(() -> new AssertionError("The page has no live stream")),
-                sessionId().orElse(null), Duration.ofSeconds(10), onMessage);
+        return PageStream.open(
+                liveAddress().orElseThrow(() -> new AssertionError("The page has no live stream")),
+                sessionId().orElse(null),
+                Duration.ofSeconds(10),
+                onMessage);
     }
 
     public Optional<String> sessionId() {
-        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("JSESSIONID"))
-                .map(HttpCookie::getValue).findFirst();
+        return cookies.getCookieStore().getCookies().stream()
+                .filter(c -> c.getName().equals("JSESSIONID"))
+                .map(HttpCookie::getValue)
+                .findFirst();
     }
 
     private Map<String, String> inputsOf(String formId) {
         Map<String, String> inputs = new LinkedHashMap<>();
-        Matcher m = Pattern.compile("<input[^>]*name=\"(" + Pattern.quote(formId) + ":[^\"]+)\"[^>]*>").matcher(lastPage);
+        Matcher m =
+                Pattern.compile("<input[^>]*name=\"(" + Pattern.quote(formId) + ":[^\"]+)\"[^>]*>")
+                        .matcher(lastPage);
         while (m.find()) {
             Matcher type = Pattern.compile("type=\"(\\w+)\"").matcher(m.group());
             Matcher value = Pattern.compile("value=\"([^\"]*)\"").matcher(m.group());
-            if (type.find() && (type.group(1).equals("submit") || type.group(1).equals("password"))) {
+            if (type.find()
+                    && (type.group(1).equals("submit") || type.group(1).equals("password"))) {
                 continue;
             }
             inputs.put(m.group(1), value.find() ? unescape(value.group(1)) : "");
         }
-        Matcher area = Pattern.compile("<textarea[^>]*name=\"(" + Pattern.quote(formId) + ":[^\"]+)\"[^>]*>(.*?)</textarea>",
-                Pattern.DOTALL).matcher(lastPage);
+        Matcher area =
+                Pattern.compile(
+                                "<textarea[^>]*name=\"("
+                                        + Pattern.quote(formId)
+                                        + ":[^\"]+)\"[^>]*>(.*?)</textarea>",
+                                Pattern.DOTALL)
+                        .matcher(lastPage);
         while (area.find()) {
             inputs.put(area.group(1), unescape(area.group(2)));
         }
-        Matcher select = Pattern.compile("<select[^>]*name=\"(" + Pattern.quote(formId)
-                + ":[^\"]+)\"[^>]*>(.*?)</select>", Pattern.DOTALL).matcher(lastPage);
+        Matcher select =
+                Pattern.compile(
+                                "<select[^>]*name=\"("
+                                        + Pattern.quote(formId)
+                                        + ":[^\"]+)\"[^>]*>(.*?)</select>",
+                                Pattern.DOTALL)
+                        .matcher(lastPage);
         while (select.find()) {
-            Matcher selected = Pattern.compile("<option value=\"([^\"]*)\" selected").matcher(select.group(2));
+            Matcher selected =
+                    Pattern.compile("<option value=\"([^\"]*)\" selected").matcher(select.group(2));
             if (selected.find()) {
                 inputs.put(select.group(1), selected.group(1));
             }
@@ -186,7 +242,8 @@ public final class Browser {
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
         try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return http.send(
+                    request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new AssertionError("Request failed: " + e, e);
         } catch (InterruptedException e) {
@@ -200,7 +257,10 @@ public final class Browser {
     }
 
     private static String unescape(String s) {
-        return s.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&#39;", "'")
+        return s.replace("&quot;", "\"")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&#39;", "'")
                 .replace("&amp;", "&");
     }
 }

@@ -13,17 +13,17 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Headless Chromium for browser tests, from Debian's packages ({@code apt-get install chromium chromium-driver}).
- * Without it the browser tests are skipped with a loud message, unless {@code EDITLOCK_REQUIRE_BROWSER=true} (CI sets
- * it), which makes a missing browser a failure. Selenium Manager never runs: both binaries are named explicitly.
+ * Headless Chromium for browser tests, from Debian's packages ({@code apt-get install chromium
+ * chromium-driver}). Without it the browser tests are skipped with a loud message, unless {@code
+ * EDITLOCK_REQUIRE_BROWSER=true} (CI sets it), which makes a missing browser a failure. Selenium
+ * Manager never runs: both binaries are named explicitly.
  */
 final class Chromium {
 
     private static final Path BROWSER = Path.of(env("CHROMIUM_BIN", "/usr/bin/chromium"));
     private static final Path DRIVER = Path.of(env("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
 
-    private Chromium() {
-    }
+    private Chromium() {}
 
     /** Skips (or, when required, fails) the calling test when no Chromium is installed. */
     static void require() {
@@ -31,9 +31,17 @@ final class Chromium {
         if (present) {
             return;
         }
-        String message = "BROWSER TESTS NOT RUN: no " + (Files.isExecutable(BROWSER) ? DRIVER : BROWSER)
-                + ". Install them with: apt-get install -y chromium chromium-driver";
-        System.err.println("\n" + "!".repeat(message.length()) + "\n" + message + "\n" + "!".repeat(message.length()));
+        String message =
+                "BROWSER TESTS NOT RUN: no "
+                        + (Files.isExecutable(BROWSER) ? DRIVER : BROWSER)
+                        + ". Install them with: apt-get install -y chromium chromium-driver";
+        System.err.println(
+                "\n"
+                        + "!".repeat(message.length())
+                        + "\n"
+                        + message
+                        + "\n"
+                        + "!".repeat(message.length()));
         if (Boolean.parseBoolean(System.getenv("EDITLOCK_REQUIRE_BROWSER"))) {
             Assertions.fail(message);
         }
@@ -41,16 +49,25 @@ final class Chromium {
     }
 
     /**
-     * Whether Chromium is installed, for tests that use a browser for part of what they show: without it they do the
-     * rest and say loudly what they skipped, unless a browser is required (CI), which makes its absence a failure.
+     * Whether Chromium is installed, for tests that use a browser for part of what they show:
+     * without it they do the rest and say loudly what they skipped, unless a browser is required
+     * (CI), which makes its absence a failure.
      */
     static boolean available() {
         if (Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER)) {
             return true;
         }
-        String message = "BROWSER PART NOT RUN: no " + (Files.isExecutable(BROWSER) ? DRIVER : BROWSER)
-                + ". Install them with: apt-get install -y chromium chromium-driver";
-        System.err.println("\n" + "!".repeat(message.length()) + "\n" + message + "\n" + "!".repeat(message.length()));
+        String message =
+                "BROWSER PART NOT RUN: no "
+                        + (Files.isExecutable(BROWSER) ? DRIVER : BROWSER)
+                        + ". Install them with: apt-get install -y chromium chromium-driver";
+        System.err.println(
+                "\n"
+                        + "!".repeat(message.length())
+                        + "\n"
+                        + message
+                        + "\n"
+                        + "!".repeat(message.length()));
         if (Boolean.parseBoolean(System.getenv("EDITLOCK_REQUIRE_BROWSER"))) {
             Assertions.fail(message);
         }
@@ -70,58 +87,96 @@ final class Chromium {
         }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER.toFile());
-        options.addArguments("--user-data-dir=" + profile, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-quic", "--window-size=1200,1000");
-        // The console log, to catch Content-Security-Policy violations (see cspViolations), and the network log, to
+        options.addArguments(
+                "--user-data-dir=" + profile,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+                "--window-size=1200,1000");
+        // The console log, to catch Content-Security-Policy violations (see cspViolations), and the
+        // network log, to
         // see that no page opens a WebSocket (see webSocketsOpened).
         options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL", "performance", "ALL"));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build();
+        ChromeDriverService service =
+                new ChromeDriverService.Builder()
+                        .usingDriverExecutable(DRIVER.toFile())
+                        .usingAnyFreePort()
+                        .build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         PROFILES.put(driver, profile);
         return driver;
     }
 
-    /** The browser's processes (not the driver's): those started with its profile, and their children. */
+    /**
+     * The browser's processes (not the driver's): those started with its profile, and their
+     * children.
+     */
     static List<ProcessHandle> processes(ChromeDriver driver) {
         String marker = "--user-data-dir=" + PROFILES.get(driver);
         return ProcessHandle.allProcesses()
                 .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
-                .flatMap(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()))
-                .distinct().toList();
+                .flatMap(
+                        p ->
+                                java.util.stream.Stream.concat(
+                                        java.util.stream.Stream.of(p), p.descendants()))
+                .distinct()
+                .toList();
     }
 
     /**
-     * The browser's console messages since the last call that report a Content-Security-Policy violation: a script,
-     * style or connection the page needs that the policy blocks (or an injected one it rightly blocked).
+     * The browser's console messages since the last call that report a Content-Security-Policy
+     * violation: a script, style or connection the page needs that the policy blocks (or an
+     * injected one it rightly blocked).
      */
     static List<String> cspViolations(ChromeDriver driver) {
         signal(driver, "CONT"); // a frozen browser would not answer
         try {
-            return driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
+            return driver
+                    .manage()
+                    .logs()
+                    .get(org.openqa.selenium.logging.LogType.BROWSER)
+                    .getAll()
+                    .stream()
                     .map(org.openqa.selenium.logging.LogEntry::getMessage)
-                    .filter(m -> m.contains("Content Security Policy")).toList();
+                    .filter(m -> m.contains("Content Security Policy"))
+                    .toList();
         } catch (RuntimeException e) {
             if (KILLED.contains(driver)) { // a browser the test killed has no log to give
                 return List.of();
             }
-            throw new AssertionError("The browser's console could not be read for Content-Security-Policy"
-                    + " violations: the gate would pass with nothing read", e);
+            throw new AssertionError(
+                    "The browser's console could not be read for Content-Security-Policy"
+                            + " violations: the gate would pass with nothing read",
+                    e);
         }
     }
 
     /**
-     * The WebSockets the browser's pages opened since the last call (their addresses, from the DevTools network log):
-     * pages keep an event stream, so there must be none.
+     * The WebSockets the browser's pages opened since the last call (their addresses, from the
+     * DevTools network log): pages keep an event stream, so there must be none.
      */
     static List<String> webSocketsOpened(ChromeDriver driver) {
         signal(driver, "CONT");
         try {
-            return driver.manage().logs().get(org.openqa.selenium.logging.LogType.PERFORMANCE).getAll().stream()
+            return driver
+                    .manage()
+                    .logs()
+                    .get(org.openqa.selenium.logging.LogType.PERFORMANCE)
+                    .getAll()
+                    .stream()
                     .map(org.openqa.selenium.logging.LogEntry::getMessage)
-                    .filter(m -> m.contains("\"Network.webSocketCreated\"") || m.contains("\"Network.webSocketWillSendHandshakeRequest\""))
+                    .filter(
+                            m ->
+                                    m.contains("\"Network.webSocketCreated\"")
+                                            || m.contains(
+                                                    "\"Network.webSocketWillSendHandshakeRequest\""))
                     .toList();
         } catch (RuntimeException e) { // a killed or frozen browser has no log to give
             return List.of();
@@ -135,10 +190,13 @@ final class Chromium {
     }
 
     /** Browsers a test killed on purpose: they have no log to give, and only they may give none. */
-    private static final java.util.Set<ChromeDriver> KILLED = java.util.Collections.newSetFromMap(
-            new java.util.concurrent.ConcurrentHashMap<>());
+    private static final java.util.Set<ChromeDriver> KILLED =
+            java.util.Collections.newSetFromMap(new java.util.concurrent.ConcurrentHashMap<>());
 
-    /** Freezes ({@code SIGSTOP}) or thaws ({@code SIGCONT}) every process of the browser: its connections stay open. */
+    /**
+     * Freezes ({@code SIGSTOP}) or thaws ({@code SIGCONT}) every process of the browser: its
+     * connections stay open.
+     */
     static void signal(ChromeDriver driver, String signal) {
         List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
         processes(driver).forEach(p -> command.add(Long.toString(p.pid())));

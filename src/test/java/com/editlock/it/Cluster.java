@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Editlock as it runs in production, small: Payara Micro nodes (Hazelcast off, loopback) as separate processes on one
- * PostgreSQL that can be stopped and started again at the same address. The nodes run the WAR as built, with short
- * leases so that faults play out in seconds.
+ * Editlock as it runs in production, small: Payara Micro nodes (Hazelcast off, loopback) as
+ * separate processes on one PostgreSQL that can be stopped and started again at the same address.
+ * The nodes run the WAR as built, with short leases so that faults play out in seconds.
  */
 final class Cluster implements AutoCloseable {
 
@@ -50,18 +50,29 @@ final class Cluster implements AutoCloseable {
         return start(count, name, List.of());
     }
 
-    /** The same, with system properties that replace the short test settings (the product's defaults, say). */
+    /**
+     * The same, with system properties that replace the short test settings (the product's
+     * defaults, say).
+     */
     static Cluster start(int count, String name, List<String> settings) throws Exception {
         Path data = Files.createTempDirectory("editlock-" + name + "-db-");
         int dbPort = freePort();
         Cluster cluster = new Cluster(name, data, dbPort, new ArrayList<>());
         cluster.database = EmbeddedDatabase.restartable(data.resolve("pg"), dbPort);
         EmbeddedDatabase db = cluster.database;
-        cluster.jvm.addAll(List.of("-Xmx384m", "-Dlocks.db.url=" + db.jdbcUrl(), "-Dlocks.db.user=" + db.user(),
-                "-Dlocks.db.password=" + db.password(), "-Dlocks.demo.data=true",
-                "-Dlocks.lease.seconds=" + LEASE_SECONDS, "-Dlocks.sweep.seconds=" + SWEEP_SECONDS,
-                "-Dlocks.tab.grace.seconds=" + TAB_GRACE_SECONDS, "-Dlocks.session.timeout.seconds=600",
-                "-Dlocks.max.locks.per.session=20000", "-Dlocks.login.failures.per.address=100000"));
+        cluster.jvm.addAll(
+                List.of(
+                        "-Xmx384m",
+                        "-Dlocks.db.url=" + db.jdbcUrl(),
+                        "-Dlocks.db.user=" + db.user(),
+                        "-Dlocks.db.password=" + db.password(),
+                        "-Dlocks.demo.data=true",
+                        "-Dlocks.lease.seconds=" + LEASE_SECONDS,
+                        "-Dlocks.sweep.seconds=" + SWEEP_SECONDS,
+                        "-Dlocks.tab.grace.seconds=" + TAB_GRACE_SECONDS,
+                        "-Dlocks.session.timeout.seconds=600",
+                        "-Dlocks.max.locks.per.session=20000",
+                        "-Dlocks.login.failures.per.address=100000"));
         cluster.jvm.addAll(settings); // a later -D wins
         try {
             for (int i = 0; i < count; i++) {
@@ -85,16 +96,24 @@ final class Cluster implements AutoCloseable {
 
     /** The server log of node {@code n} (appended to across starts). */
     Path log(int n) {
-        return Path.of(System.getProperty("editlock.war")).resolveSibling(name + "-node-" + (n + 1) + ".log");
+        return Path.of(System.getProperty("editlock.war"))
+                .resolveSibling(name + "-node-" + (n + 1) + ".log");
     }
 
-    /** Starts node {@code n} (again, after a kill or a stop) on its port and waits until it serves. */
+    /**
+     * Starts node {@code n} (again, after a kill or a stop) on its port and waits until it serves.
+     */
     void startNode(int n) {
         try {
             Path war = Path.of(System.getProperty("editlock.war"));
-            PayaraNode node = PayaraNode.start(Path.of(System.getProperty("payara.microJar")), war,
-                    Path.of(System.getProperty("editlock.serverConfig")), ports.get(n), jvm,
-                    war.resolveSibling(name + "-node-" + (n + 1) + ".log"));
+            PayaraNode node =
+                    PayaraNode.start(
+                            Path.of(System.getProperty("payara.microJar")),
+                            war,
+                            Path.of(System.getProperty("editlock.serverConfig")),
+                            ports.get(n),
+                            jvm,
+                            war.resolveSibling(name + "-node-" + (n + 1) + ".log"));
             nodes.set(n, node);
             node.awaitServing(Duration.ofMinutes(4));
         } catch (IOException e) {
@@ -106,9 +125,9 @@ final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Starts one more node, outside the cluster's list (the caller stops it), that runs the WAR unpacked into
-     * {@code exploded}: Payara Micro redeploys such an application, without a restart, when {@code .reload} in its
-     * root is touched.
+     * Starts one more node, outside the cluster's list (the caller stops it), that runs the WAR
+     * unpacked into {@code exploded}: Payara Micro redeploys such an application, without a
+     * restart, when {@code .reload} in its root is touched.
      */
     PayaraNode startExploded(Path exploded) throws IOException, InterruptedException {
         Path war = Path.of(System.getProperty("editlock.war"));
@@ -128,9 +147,14 @@ final class Cluster implements AutoCloseable {
                 }
             }
         }
-        PayaraNode node = PayaraNode.start(Path.of(System.getProperty("payara.microJar")), exploded,
-                Path.of(System.getProperty("editlock.serverConfig")), freePort(), jvm,
-                war.resolveSibling(name + "-exploded-node.log"));
+        PayaraNode node =
+                PayaraNode.start(
+                        Path.of(System.getProperty("payara.microJar")),
+                        exploded,
+                        Path.of(System.getProperty("editlock.serverConfig")),
+                        freePort(),
+                        jvm,
+                        war.resolveSibling(name + "-exploded-node.log"));
         try {
             node.awaitServing(Duration.ofMinutes(4));
         } catch (IOException | RuntimeException e) {
@@ -153,7 +177,8 @@ final class Cluster implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        return DriverManager.getConnection(
+                database.jdbcUrl(), database.user(), database.password());
     }
 
     /** Stops PostgreSQL (a fast shutdown: open connections are cut). */
@@ -167,13 +192,15 @@ final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Adds {@code count} configurators of two items each and returns their resource keys: per configurator the whole
-     * one, its variables and its two items' filters.
+     * Adds {@code count} configurators of two items each and returns their resource keys: per
+     * configurator the whole one, its variables and its two items' filters.
      */
     List<String> addConfigurators(int count) throws SQLException {
         List<String> keys = new ArrayList<>();
         try (Connection c = connect()) {
-            try (PreparedStatement ps = c.prepareStatement("""
+            try (PreparedStatement ps =
+                    c.prepareStatement(
+                            """
                     with v as (insert into aggregate_version (modified_by) select 'reliability'
                                from generate_series(1, ?) returning id),
                     c as (insert into configurator (version_id, name, description, status)
@@ -192,7 +219,9 @@ final class Cluster implements AutoCloseable {
                     for (long id : configurators) {
                         keys.add("configurator:" + id);
                         keys.add("configurator:" + id + ":variables");
-                        items.stream().filter(i -> i[0] == id).forEach(i -> keys.add("item:" + i[1] + ":filters"));
+                        items.stream()
+                                .filter(i -> i[0] == id)
+                                .forEach(i -> keys.add("item:" + i[1] + ":filters"));
                     }
                 }
             }

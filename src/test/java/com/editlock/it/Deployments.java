@@ -8,17 +8,21 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /** The WAR as built (target/editlock.war), plus what in-container tests need. */
 final class Deployments {
 
-    private Deployments() {
-    }
+    private Deployments() {}
 
     static WebArchive editlock(Class<?>... testClasses) {
-        return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("editlock.war")))
+        return ShrinkWrap.createFromZipFile(
+                        WebArchive.class, new File(System.getProperty("editlock.war")))
                 .addClasses(testClasses)
                 .addClasses(Browser.class, TestSettings.class)
                 // Arquillian's test runner servlet must be reachable without logging in.
-                .addAsLibrary(ShrinkWrap.create(JavaArchive.class, "arquillian-runner-access.jar")
-                        .addAsManifestResource("arquillian/web-fragment.xml", "web-fragment.xml"))
-                .addAsLibraries(jarOf(org.assertj.core.api.Assertions.class), jarOf(org.awaitility.Awaitility.class),
+                .addAsLibrary(
+                        ShrinkWrap.create(JavaArchive.class, "arquillian-runner-access.jar")
+                                .addAsManifestResource(
+                                        "arquillian/web-fragment.xml", "web-fragment.xml"))
+                .addAsLibraries(
+                        jarOf(org.assertj.core.api.Assertions.class),
+                        jarOf(org.awaitility.Awaitility.class),
                         jarOf(org.hamcrest.Matcher.class));
     }
 

@@ -45,10 +45,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Editlock deployed as built (target/editlock.war) on Payara Micro against an embedded PostgreSQL with the demo data
- * (configurators 1–4; items 1–3 belong to configurator 1, 4–6 to 2, 7–9 to 3, 10–11 to 4). In-container tests drive
- * the {@link LockManager}; {@code @RunAsClient} tests use HTTP like a browser or a script, one cookie jar per person.
- * Every test uses resources of its own and leaves them free.
+ * Editlock deployed as built (target/editlock.war) on Payara Micro against an embedded PostgreSQL
+ * with the demo data (configurators 1–4; items 1–3 belong to configurator 1, 4–6 to 2, 7–9 to 3,
+ * 10–11 to 4). In-container tests drive the {@link LockManager}; {@code @RunAsClient} tests use
+ * HTTP like a browser or a script, one cookie jar per person. Every test uses resources of its own
+ * and leaves them free.
  */
 @ExtendWith(ArquillianExtension.class)
 public class EditlockIT {
@@ -58,11 +59,9 @@ public class EditlockIT {
         return Deployments.editlock(EditlockIT.class);
     }
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
-    @ArquillianResource
-    URL base;
+    @ArquillianResource URL base;
 
     private static LockOwner owner(String login, String name) {
         return new LockOwner(UUID.randomUUID().toString(), login, name);
@@ -74,7 +73,8 @@ public class EditlockIT {
     void concurrentAcquireHasExactlyOneWinnerEveryRound() throws Exception {
         LockKey key = LockKey.configurator(2);
         int threads = 32;
-        ManagedThreadFactory factory = InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+        ManagedThreadFactory factory =
+                InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
         ExecutorService pool = Executors.newFixedThreadPool(threads, factory);
         try {
             for (int round = 0; round < 15; round++) {
@@ -82,14 +82,17 @@ public class EditlockIT {
                 List<Future<Lock>> attempts = new ArrayList<>();
                 for (int i = 0; i < threads; i++) {
                     LockOwner contender = owner("user" + i, "User " + i);
-                    attempts.add(pool.submit(() -> {
-                        start.await(30, TimeUnit.SECONDS);
-                        try {
-                            return locks.acquire(key, LockMode.WRITE, contender, null);
-                        } catch (LockUnavailableException e) {
-                            return null;
-                        }
-                    }));
+                    attempts.add(
+                            pool.submit(
+                                    () -> {
+                                        start.await(30, TimeUnit.SECONDS);
+                                        try {
+                                            return locks.acquire(
+                                                    key, LockMode.WRITE, contender, null);
+                                        } catch (LockUnavailableException e) {
+                                            return null;
+                                        }
+                                    }));
                 }
                 List<Lock> winners = new ArrayList<>();
                 for (Future<Lock> attempt : attempts) {
@@ -99,7 +102,11 @@ public class EditlockIT {
                     }
                 }
                 assertThat(winners).as("winners of round %d", round).hasSize(1);
-                assertThat(rows("select count(*) from app_lock where resource_key = ?", key.toString())).isEqualTo(1);
+                assertThat(
+                                rows(
+                                        "select count(*) from app_lock where resource_key = ?",
+                                        key.toString()))
+                        .isEqualTo(1);
                 assertThat(locks.release(key, winners.get(0).ownerId(), null)).isTrue();
             }
         } finally {
@@ -109,12 +116,18 @@ public class EditlockIT {
 
     @Test
     void theRunningApplicationHashesPasswordsAt600000IterationsOfSha256() throws Exception {
-        try (Connection c = dataSource().getConnection(); var ps = c.prepareStatement(
-                "select password_hash from app_user where login = 'sara'")) {
+        try (Connection c = dataSource().getConnection();
+                var ps =
+                        c.prepareStatement(
+                                "select password_hash from app_user where login = 'sara'")) {
             var rs = ps.executeQuery();
-            assertThat(rs.next()).as("the demo data, installed by the application, has sara").isTrue();
-            assertThat(rs.getString(1).split(":")).as("algorithm:iterations:salt:hash, as the application wrote it")
-                    .hasSize(4).startsWith("PBKDF2WithHmacSHA256", "600000");
+            assertThat(rs.next())
+                    .as("the demo data, installed by the application, has sara")
+                    .isTrue();
+            assertThat(rs.getString(1).split(":"))
+                    .as("algorithm:iterations:salt:hash, as the application wrote it")
+                    .hasSize(4)
+                    .startsWith("PBKDF2WithHmacSHA256", "600000");
         }
     }
 
@@ -142,11 +155,13 @@ public class EditlockIT {
         Lock saras = locks.acquire(key, LockMode.WRITE, sara, null);
 
         assertThatThrownBy(() -> locks.acquire(key, LockMode.WRITE, omar, null))
-                .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
-                    assertThat(e.holder().displayName()).isEqualTo("Sara");
-                    assertThat(e.holder().acquiredAt()).isEqualTo(saras.acquiredAt());
-                    assertThat(e.holder().expiresAt()).isAfter(Instant.now());
-                });
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
+                        e -> {
+                            assertThat(e.holder().displayName()).isEqualTo("Sara");
+                            assertThat(e.holder().acquiredAt()).isEqualTo(saras.acquiredAt());
+                            assertThat(e.holder().expiresAt()).isAfter(Instant.now());
+                        });
         assertThat(locks.release(key, sara.ownerId(), null)).isTrue();
         assertThat(locks.release(key, sara.ownerId(), null)).as("release is idempotent").isFalse();
         Lock omars = locks.acquire(key, LockMode.WRITE, omar, null);
@@ -154,7 +169,8 @@ public class EditlockIT {
         assertThat(omars.fencingToken()).isGreaterThan(saras.fencingToken());
         assertThat(locks.holder(key)).map(Lock::userLogin).contains("omar");
         locks.release(key, omar.ownerId(), null);
-        assertThat(types(key, mark)).containsExactly("RELEASED", "ACQUIRED", "RELEASED", "DENIED", "ACQUIRED");
+        assertThat(types(key, mark))
+                .containsExactly("RELEASED", "ACQUIRED", "RELEASED", "DENIED", "ACQUIRED");
     }
 
     @Test
@@ -167,13 +183,20 @@ public class EditlockIT {
         locks.acquire(key, LockMode.READ, omar, null);
 
         assertThatThrownBy(() -> locks.acquire(key, LockMode.WRITE, ada, null))
-                .isInstanceOfSatisfying(LockUnavailableException.class, e -> assertThat(e.holders())
-                        .extracting(Lock::displayName).containsExactlyInAnyOrder("Sara", "Omar"));
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
+                        e ->
+                                assertThat(e.holders())
+                                        .extracting(Lock::displayName)
+                                        .containsExactlyInAnyOrder("Sara", "Omar"));
         assertThatThrownBy(() -> locks.acquire(key, LockMode.WRITE, sara, null))
-                .as("no upgrade while another reader is there").isInstanceOf(LockUnavailableException.class);
+                .as("no upgrade while another reader is there")
+                .isInstanceOf(LockUnavailableException.class);
 
         locks.release(key, omar.ownerId(), null);
-        assertThat(locks.acquire(key, LockMode.WRITE, sara, null).mode()).as("upgrade").isEqualTo(LockMode.WRITE);
+        assertThat(locks.acquire(key, LockMode.WRITE, sara, null).mode())
+                .as("upgrade")
+                .isEqualTo(LockMode.WRITE);
         assertThatThrownBy(() -> locks.acquire(key, LockMode.READ, omar, null))
                 .isInstanceOf(LockUnavailableException.class);
         locks.releaseAll(sara.ownerId());
@@ -186,11 +209,18 @@ public class EditlockIT {
         LockOwner sara = owner("sara", "Sara");
         locks.acquire(key, LockMode.WRITE, sara, null);
         // Shorten this lease to 2 s instead of waiting for the deployment's 30 s one.
-        execute("update app_lock set expires_at = statement_timestamp() + interval '2 seconds' where resource_key = ?",
+        execute(
+                "update app_lock set expires_at = statement_timestamp() + interval '2 seconds' where resource_key = ?",
                 key.toString());
 
-        await().atMost(Duration.ofSeconds(2 + TestSettings.SWEEP_SECONDS + 2)).pollInterval(Duration.ofMillis(100))
-                .until(() -> rows("select count(*) from app_lock where resource_key = ?", key.toString()) == 0);
+        await().atMost(Duration.ofSeconds(2 + TestSettings.SWEEP_SECONDS + 2))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () ->
+                                rows(
+                                                "select count(*) from app_lock where resource_key = ?",
+                                                key.toString())
+                                        == 0);
         assertThat(types(key, mark)).startsWith("EXPIRED", "ACQUIRED");
         assertThat(locks.renew(sara.ownerId(), null)).as("nothing left to renew").isZero();
     }
@@ -205,11 +235,22 @@ public class EditlockIT {
         tx.begin();
         try {
             locks.acquire(key, LockMode.WRITE, sara, null);
-            execute("update app_lock set expires_at = statement_timestamp() - interval '1 second'"
-                    + " where resource_key = ?", key.toString());
+            execute(
+                    "update app_lock set expires_at = statement_timestamp() - interval '1 second'"
+                            + " where resource_key = ?",
+                    key.toString());
             assertThat(locks.renew(sara.ownerId(), null)).isEqualTo(1);
-            assertThat(locks.holder(key)).map(Lock::expiresAt).get().satisfies(
-                    at -> assertThat(at).isAfter(Instant.now().plusSeconds(TestSettings.LEASE_SECONDS - 5)));
+            assertThat(locks.holder(key))
+                    .map(Lock::expiresAt)
+                    .get()
+                    .satisfies(
+                            at ->
+                                    assertThat(at)
+                                            .isAfter(
+                                                    Instant.now()
+                                                            .plusSeconds(
+                                                                    TestSettings.LEASE_SECONDS
+                                                                            - 5)));
         } finally {
             tx.commit();
         }
@@ -221,7 +262,8 @@ public class EditlockIT {
     void releaseAllReleasesEverythingOnceAndIsSafeToCallTwice() throws Exception {
         long mark = lastEventId(); // other suites use these keys too: only this test's events count
         LockOwner sara = owner("sara", "Sara");
-        List<LockKey> keys = List.of(LockKey.itemFilters(5), LockKey.itemFilters(6), LockKey.variables(2));
+        List<LockKey> keys =
+                List.of(LockKey.itemFilters(5), LockKey.itemFilters(6), LockKey.variables(2));
         locks.acquireAll(keys, LockMode.WRITE, sara, "tab");
 
         assertThat(locks.releaseAll(sara.ownerId())).containsExactlyInAnyOrderElementsOf(keys);
@@ -238,9 +280,18 @@ public class EditlockIT {
         LockOwner omar = owner("omar", "Omar");
         locks.acquire(LockKey.itemFilters(8), LockMode.WRITE, omar, null);
 
-        assertThatThrownBy(() -> locks.acquireAll(List.of(LockKey.itemFilters(9), LockKey.itemFilters(8),
-                LockKey.itemFilters(7)), LockMode.WRITE, sara, null))
-                .isInstanceOfSatisfying(LockUnavailableException.class,
+        assertThatThrownBy(
+                        () ->
+                                locks.acquireAll(
+                                        List.of(
+                                                LockKey.itemFilters(9),
+                                                LockKey.itemFilters(8),
+                                                LockKey.itemFilters(7)),
+                                        LockMode.WRITE,
+                                        sara,
+                                        null))
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
                         e -> assertThat(e.key()).isEqualTo(LockKey.itemFilters(8)));
         assertThat(locks.locksOf(sara.ownerId())).as("none of the three was granted").isEmpty();
         locks.releaseAll(omar.ownerId());
@@ -253,9 +304,19 @@ public class EditlockIT {
         locks.acquire(LockKey.itemFilters(10), LockMode.WRITE, sara, null);
         locks.acquire(LockKey.variables(4), LockMode.WRITE, omar, null);
 
-        assertThatThrownBy(() -> locks.acquire(LockKey.configurator(4), LockMode.WRITE, owner("ada", "Ada"), null))
-                .isInstanceOfSatisfying(LockUnavailableException.class, e -> assertThat(e.holders())
-                        .extracting(Lock::displayName).containsExactlyInAnyOrder("Sara", "Omar"));
+        assertThatThrownBy(
+                        () ->
+                                locks.acquire(
+                                        LockKey.configurator(4),
+                                        LockMode.WRITE,
+                                        owner("ada", "Ada"),
+                                        null))
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
+                        e ->
+                                assertThat(e.holders())
+                                        .extracting(Lock::displayName)
+                                        .containsExactlyInAnyOrder("Sara", "Omar"));
         locks.releaseAll(sara.ownerId());
         locks.releaseAll(omar.ownerId());
     }
@@ -263,22 +324,37 @@ public class EditlockIT {
     @Test
     void aDeadlockVictimIsRetriedWhereItsTransactionBegins() throws Exception {
         LockOwner sara = owner("sara", "Sara");
-        locks.acquireAll(List.of(LockKey.itemFilters(5), LockKey.itemFilters(6)), LockMode.WRITE, sara, null);
+        locks.acquireAll(
+                List.of(LockKey.itemFilters(5), LockKey.itemFilters(6)),
+                LockMode.WRITE,
+                sara,
+                null);
         long first = rows("select min(id) from app_lock where owner_id = ?", sara.ownerId());
         long last = rows("select max(id) from app_lock where owner_id = ?", sara.ownerId());
-        ManagedThreadFactory factory = InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+        ManagedThreadFactory factory =
+                InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
         ExecutorService pool = Executors.newFixedThreadPool(2, factory);
-        try (Connection other = dataSource().getConnection(); var s = other.createStatement()) {
+        try (Connection other = dataSource().getConnection();
+                var s = other.createStatement()) {
             other.setAutoCommit(false);
-            s.execute("set deadlock_timeout = '30s'"); // so that the lock manager's transaction is the victim
+            s.execute("set deadlock_timeout = '30s'"); // so that the lock manager's transaction is
+            // the victim
             s.execute("select 1 from app_lock where id = " + last + " for update");
             Future<List<LockKey>> releaseAll = pool.submit(() -> locks.releaseAll(sara.ownerId()));
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> rows("select count(*) from pg_locks where not granted") > 0);
-            pool.submit(() -> s.execute("select 1 from app_lock where id = " + first + " for update"))
-                    .get(30, TimeUnit.SECONDS); // the database broke the deadlock by aborting releaseAll's attempt
+            pool.submit(
+                            () ->
+                                    s.execute(
+                                            "select 1 from app_lock where id = "
+                                                    + first
+                                                    + " for update"))
+                    .get(30, TimeUnit.SECONDS); // the database broke the deadlock by aborting
+            // releaseAll's attempt
             other.commit();
-            assertThat(releaseAll.get(30, TimeUnit.SECONDS)).as("retried, not failed")
+            assertThat(releaseAll.get(30, TimeUnit.SECONDS))
+                    .as("retried, not failed")
                     .containsExactlyInAnyOrder(LockKey.itemFilters(5), LockKey.itemFilters(6));
         } finally {
             pool.shutdownNow();
@@ -291,9 +367,11 @@ public class EditlockIT {
         LockOwner sara = owner("sara", "Sara");
         Lock saras = locks.acquire(key, LockMode.WRITE, sara, null);
 
-        assertThatThrownBy(() -> locks.forceRelease(key, "ada", "  ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> locks.forceRelease(key, "ada", "  "))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(locks.holder(key)).as("a refused force release changes nothing").isPresent();
-        assertThat(locks.forceRelease(key, "ada", "Sara is on holiday")).extracting(Lock::userLogin)
+        assertThat(locks.forceRelease(key, "ada", "Sara is on holiday"))
+                .extracting(Lock::userLogin)
                 .containsExactly("sara");
         Lock omars = locks.acquire(key, LockMode.WRITE, owner("omar", "Omar"), null);
 
@@ -302,13 +380,17 @@ public class EditlockIT {
         try {
             assertThatThrownBy(() -> locks.verify(key, sara.ownerId(), saras.fencingToken()))
                     .isInstanceOf(LockNotHeldException.class)
-                    .hasMessageContaining("Ada released your lock: Sara is on holiday (item:11:filters)")
+                    .hasMessageContaining(
+                            "Ada released your lock: Sara is on holiday (item:11:filters)")
                     .hasMessageContaining("Omar has been editing it since");
         } finally {
             tx.rollback();
         }
-        LockEvent forced = locks.history(key, 10).stream().filter(e -> e.type() == LockEventType.FORCE_RELEASED).findFirst()
-                .orElseThrow();
+        LockEvent forced =
+                locks.history(key, 10).stream()
+                        .filter(e -> e.type() == LockEventType.FORCE_RELEASED)
+                        .findFirst()
+                        .orElseThrow();
         assertThat(forced.actor()).isEqualTo("ada");
         assertThat(forced.reason()).isEqualTo("Sara is on holiday");
         assertThat(forced.userLogin()).isEqualTo("sara");
@@ -323,19 +405,22 @@ public class EditlockIT {
         Browser sara = new Browser(uri()).basic("sara", "demo");
         Browser omar = new Browser(uri()).basic("omar", "demo");
 
-        HttpResponse<String> taken = sara.postJson("api/locks", "{\"resource\":\"configurator:1\",\"mode\":\"WRITE\"}");
+        HttpResponse<String> taken =
+                sara.postJson("api/locks", "{\"resource\":\"configurator:1\",\"mode\":\"WRITE\"}");
         assertThat(taken.statusCode()).isEqualTo(201);
         var lock = json(taken.body());
         assertThat(lock.getString("resource")).isEqualTo("configurator:1");
         assertThat(lock.getString("mode")).isEqualTo("WRITE");
         assertThat(lock.getJsonObject("holder").getString("user")).isEqualTo("sara");
         assertThat(lock.getJsonObject("holder").getString("name")).isEqualTo("Sara");
-        assertThat(Instant.parse(lock.getString("expiresAt"))).isAfter(Instant.parse(lock.getString("acquiredAt")));
+        assertThat(Instant.parse(lock.getString("expiresAt")))
+                .isAfter(Instant.parse(lock.getString("acquiredAt")));
         assertThat(lock.getJsonNumber("token").longValue()).isPositive();
-        assertThat(taken.headers().firstValue("Location")).hasValueSatisfying(
-                l -> assertThat(l).endsWith("/api/locks/configurator:1"));
+        assertThat(taken.headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith("/api/locks/configurator:1"));
 
-        HttpResponse<String> refused = omar.postJson("api/locks", "{\"resource\":\"configurator:1\"}");
+        HttpResponse<String> refused =
+                omar.postJson("api/locks", "{\"resource\":\"configurator:1\"}");
         assertThat(refused.statusCode()).isEqualTo(409);
         var conflict = json(refused.body());
         assertThat(conflict.getString("error")).isEqualTo("locked");
@@ -348,8 +433,13 @@ public class EditlockIT {
         assertThat(now.statusCode()).isEqualTo(201);
         assertThat(omar.delete("api/locks/configurator:1").statusCode()).isEqualTo(204);
 
-        List<String> history = new Browser(uri()).basic("ada", "demo").get("api/locks/events?resource=configurator:1")
-                .body().lines().toList();
+        List<String> history =
+                new Browser(uri())
+                        .basic("ada", "demo")
+                        .get("api/locks/events?resource=configurator:1")
+                        .body()
+                        .lines()
+                        .toList();
         var events = jsonArray(String.join("", history));
         assertThat(events.stream().map(e -> e.asJsonObject().getString("type")).limit(5).toList())
                 .containsExactly("RELEASED", "ACQUIRED", "SESSION_ENDED", "DENIED", "ACQUIRED");
@@ -358,22 +448,38 @@ public class EditlockIT {
     @Test
     @RunAsClient
     void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
-        // Health and metrics live at the server's root, wherever the application is deployed (here: /editlock).
+        // Health and metrics live at the server's root, wherever the application is deployed (here:
+        // /editlock).
         Browser monitor = new Browser(uri().resolve("/"));
         HttpResponse<String> ready = monitor.get("health/ready");
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-        var check = json(ready.body()).getJsonArray("checks").getValuesAs(jakarta.json.JsonObject.class).stream()
-                .filter(c -> c.getString("name").equals("lock-store")).findFirst().orElseThrow();
+        var check =
+                json(ready.body())
+                        .getJsonArray("checks")
+                        .getValuesAs(jakarta.json.JsonObject.class)
+                        .stream()
+                        .filter(c -> c.getString("name").equals("lock-store"))
+                        .findFirst()
+                        .orElseThrow();
         assertThat(check.getString("status")).isEqualTo("UP");
 
         Browser sara = new Browser(uri()).basic("sara", "demo");
-        assertThat(sara.postJson("api/locks", "{\"resource\":\"item:9:filters\"}").statusCode()).isEqualTo(201);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(monitor.get("metrics").body())
-                .contains("lock_acquisitions_total").contains("locks_held{kind=\"item_filters\"")
-                .contains("lock_sweep_runs_total"));
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"item:9:filters\"}").statusCode())
+                .isEqualTo(201);
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () ->
+                                assertThat(monitor.get("metrics").body())
+                                        .contains("lock_acquisitions_total")
+                                        .contains("locks_held{kind=\"item_filters\"")
+                                        .contains("lock_sweep_runs_total"));
         assertThat(sara.delete("api/locks/item:9:filters").statusCode()).isEqualTo(204);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(monitor.get("metrics").body())
-                .contains("lock_releases_total{cause=\"released\"").contains("lock_hold_seconds"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () ->
+                                assertThat(monitor.get("metrics").body())
+                                        .contains("lock_releases_total{cause=\"released\"")
+                                        .contains("lock_hold_seconds"));
     }
 
     @Test
@@ -383,12 +489,29 @@ public class EditlockIT {
         Browser omar = new Browser(uri()).basic("omar", "demo");
         Browser ada = new Browser(uri()).basic("ada", "demo");
 
-        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:x\"}"), 400, "is not a resource key");
-        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:0\"}"), 400, "positive id");
-        assertError(sara.postJson("api/locks", "{\"resource\":\"item:1\"}"), 400, "is not a resource key");
-        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:999\"}"), 404, "There is no");
-        assertError(sara.postJson("api/locks", "{\"resource\":\"item:999:filters\"}"), 404, "There is no");
-        assertError(sara.postJson("api/locks", "{\"resource\":\"configurator:1\",\"mode\":\"SHARED\"}"), 400,
+        assertError(
+                sara.postJson("api/locks", "{\"resource\":\"configurator:x\"}"),
+                400,
+                "is not a resource key");
+        assertError(
+                sara.postJson("api/locks", "{\"resource\":\"configurator:0\"}"),
+                400,
+                "positive id");
+        assertError(
+                sara.postJson("api/locks", "{\"resource\":\"item:1\"}"),
+                400,
+                "is not a resource key");
+        assertError(
+                sara.postJson("api/locks", "{\"resource\":\"configurator:999\"}"),
+                404,
+                "There is no");
+        assertError(
+                sara.postJson("api/locks", "{\"resource\":\"item:999:filters\"}"),
+                404,
+                "There is no");
+        assertError(
+                sara.postJson("api/locks", "{\"resource\":\"configurator:1\",\"mode\":\"SHARED\"}"),
+                400,
                 "READ or WRITE");
         assertError(sara.postJson("api/locks", "{\"resource\":12}"), 400, "must be a string");
         assertError(sara.postJson("api/locks", "{\"mode\":\"WRITE\"}"), 400, "is missing");
@@ -399,11 +522,16 @@ public class EditlockIT {
         assertError(sara.get("api/locks/nonsense"), 400, "is not a resource key");
         assertError(sara.delete("api/locks/configurator:1:variables"), 404, "nobody else");
         assertError(new Browser(uri()).get("api/locks"), 401, "Log in");
-        assertError(new Browser(uri()).basic("sara", "wrong").get("api/locks"), 401, "Wrong user name or password");
+        assertError(
+                new Browser(uri()).basic("sara", "wrong").get("api/locks"),
+                401,
+                "Wrong user name or password");
         assertError(sara.get("api/locks/events"), 403, "Only an admin");
         assertThat(ada.get("api/locks").body()).isEqualTo("[]").as("bad input took no lock");
 
-        assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:1:variables\"}").statusCode())
+        assertThat(
+                        omar.postJson("api/locks", "{\"resource\":\"configurator:1:variables\"}")
+                                .statusCode())
                 .isEqualTo(201);
         assertError(sara.delete("api/locks/configurator:1:variables"), 403, "only an admin");
         assertError(ada.delete("api/locks/configurator:1:variables"), 400, "reason");
@@ -411,20 +539,35 @@ public class EditlockIT {
         assertThat(sara.get("api/locks").body()).as("editors see their own locks").isEqualTo("[]");
         assertThat(ada.get("api/locks").body()).as("admins see all").contains("\"name\":\"Omar\"");
 
-        String before = json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt");
+        String before =
+                json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt");
         assertError(omar.post("api/locks/heartbeat?view=x"), 400, "view must be");
-        assertThat(omar.post("api/locks/heartbeat?view=" + UUID.randomUUID()).statusCode()).isEqualTo(204);
-        assertThat(json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt"))
-                .as("another tab's heartbeat renews nothing of this one").isEqualTo(before);
+        assertThat(omar.post("api/locks/heartbeat?view=" + UUID.randomUUID()).statusCode())
+                .isEqualTo(204);
+        assertThat(
+                        json(omar.get("api/locks/configurator:1:variables").body())
+                                .getString("expiresAt"))
+                .as("another tab's heartbeat renews nothing of this one")
+                .isEqualTo(before);
         assertThat(omar.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
-        assertThat(Instant.parse(json(omar.get("api/locks/configurator:1:variables").body()).getString("expiresAt")))
+        assertThat(
+                        Instant.parse(
+                                json(omar.get("api/locks/configurator:1:variables").body())
+                                        .getString("expiresAt")))
                 .isAfter(Instant.parse(before));
 
-        assertThat(ada.delete("api/locks/configurator:1:variables?reason=Omar%20left%20for%20lunch").statusCode())
+        assertThat(
+                        ada.delete(
+                                        "api/locks/configurator:1:variables?reason=Omar%20left%20for%20lunch")
+                                .statusCode())
                 .isEqualTo(204);
         assertError(omar.get("api/locks/configurator:1:variables"), 404, "is not locked");
-        var forced = jsonArray(ada.get("api/locks/events?resource=configurator:1:variables&limit=1").body())
-                .getJsonObject(0);
+        var forced =
+                jsonArray(
+                                ada.get(
+                                                "api/locks/events?resource=configurator:1:variables&limit=1")
+                                        .body())
+                        .getJsonObject(0);
         assertThat(forced.getString("type")).isEqualTo("FORCE_RELEASED");
         assertThat(forced.getString("actor")).isEqualTo("ada");
         assertThat(forced.getString("reason")).isEqualTo("Omar left for lunch");
@@ -435,23 +578,33 @@ public class EditlockIT {
     void anAbandonedSessionsLocksAreReleasedWhenItTimesOut() throws Exception {
         Browser omar = new Browser(uri()).basic("omar", "demo");
         Browser ada = new Browser(uri()).basic("ada", "demo");
-        assertThat(omar.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}").statusCode())
+        assertThat(
+                        omar.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}")
+                                .statusCode())
                 .isEqualTo(201);
         Browser sara = new Browser(uri());
         sara.login("sara", "demo");
         sara.get("filters.xhtml?id=9");
         assertThat(sara.testId("lock-status")).contains("You are editing");
 
-        // Both walk away: no request, no heartbeat. Their leases are pushed past the session's timeout, so that only
+        // Both walk away: no request, no heartbeat. Their leases are pushed past the session's
+        // timeout, so that only
         // the session's end can free them.
         outliveTheSession(List.of("configurator:4:variables", "item:9:filters"));
-        await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS + 10))
+        await().atMost(
+                        Duration.ofSeconds(
+                                TestSettings.SESSION_TIMEOUT_SECONDS
+                                        + TestSettings.REAP_SECONDS
+                                        + 10))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> ada.get("api/locks/configurator:4:variables").statusCode() == 404
-                        && ada.get("api/locks/item:9:filters").statusCode() == 404);
+                .until(
+                        () ->
+                                ada.get("api/locks/configurator:4:variables").statusCode() == 404
+                                        && ada.get("api/locks/item:9:filters").statusCode() == 404);
         for (String resource : List.of("configurator:4:variables", "item:9:filters")) {
-            var ended = jsonArray(ada.get("api/locks/events?resource=" + resource + "&limit=1").body())
-                    .getJsonObject(0);
+            var ended =
+                    jsonArray(ada.get("api/locks/events?resource=" + resource + "&limit=1").body())
+                            .getJsonObject(0);
             assertThat(ended.getString("type")).as(resource).isEqualTo("SESSION_ENDED");
         }
     }
@@ -463,7 +616,10 @@ public class EditlockIT {
         sara.get("login.xhtml");
         String anonymousSession = sara.sessionId().orElseThrow();
         sara.login("sara", "demo");
-        assertThat(sara.sessionId()).as("the session id changes at login").isPresent().get()
+        assertThat(sara.sessionId())
+                .as("the session id changes at login")
+                .isPresent()
+                .get()
                 .isNotEqualTo(anonymousSession);
         assertThat(sara.page()).contains("Configurators").contains("data-testid=\"logout\"");
 
@@ -476,12 +632,23 @@ public class EditlockIT {
         Browser omar = new Browser(uri());
         omar.login("omar", "demo");
         omar.get("configurator.xhtml?id=3");
-        assertThat(omar.testId("lock-status")).hasValueSatisfying(s -> assertThat(s).matches(
-                "Being edited by Sara since \\d\\d:\\d\\d — free at \\d\\d:\\d\\d at the latest"));
+        assertThat(omar.testId("lock-status"))
+                .hasValueSatisfying(
+                        s ->
+                                assertThat(s)
+                                        .matches(
+                                                "Being edited by Sara since \\d\\d:\\d\\d — free at \\d\\d:\\d\\d at the latest"));
         assertThat(omar.testId("edit-form")).as("read-only for Omar").isEmpty();
-        var denied = jsonArray(new Browser(uri()).basic("ada", "demo")
-                .get("api/locks/events?resource=configurator:3&limit=1").body()).getJsonObject(0);
-        assertThat(denied.getString("type")).as("the refusal is in the history").isEqualTo("DENIED");
+        var denied =
+                jsonArray(
+                                new Browser(uri())
+                                        .basic("ada", "demo")
+                                        .get("api/locks/events?resource=configurator:3&limit=1")
+                                        .body())
+                        .getJsonObject(0);
+        assertThat(denied.getString("type"))
+                .as("the refusal is in the history")
+                .isEqualTo("DENIED");
         assertThat(denied.getString("user")).isEqualTo("omar");
         omar.get("configurators.xhtml");
         assertThat(omar.page()).contains("Being edited by Sara since");
@@ -499,68 +666,112 @@ public class EditlockIT {
         assertThat(sara.testId("lock-status")).contains("You are editing");
         sara.submit("logoutForm", Map.of(), "logoutForm:logout");
         assertThat(sara.page()).contains("You are logged out");
-        var ended = jsonArray(new Browser(uri()).basic("ada", "demo")
-                .get("api/locks/events?resource=configurator:3&limit=1").body()).getJsonObject(0);
-        assertThat(ended.getString("type")).as("logout is recorded as the session's end").isEqualTo("SESSION_ENDED");
+        var ended =
+                jsonArray(
+                                new Browser(uri())
+                                        .basic("ada", "demo")
+                                        .get("api/locks/events?resource=configurator:3&limit=1")
+                                        .body())
+                        .getJsonObject(0);
+        assertThat(ended.getString("type"))
+                .as("logout is recorded as the session's end")
+                .isEqualTo("SESSION_ENDED");
         omar.get("configurator.xhtml?id=3");
-        assertThat(omar.testId("lock-status")).as("logout released Sara's lock").contains("You are editing");
+        assertThat(omar.testId("lock-status"))
+                .as("logout released Sara's lock")
+                .contains("You are editing");
         omar.submit("edit", Map.of(), "edit:done");
     }
 
     /**
-     * A session's timeout comes due while its save is in flight (the save is held in the database by a second
-     * connection holding the aggregate's version row, past the session timeout; the lease pushed out so that it
-     * cannot interfere). No session is ended while one of its requests runs (neither Payara's reaper nor
-     * {@code SessionTimeout} does), so the lock stays and the save lands under it; then the lock ends with the
-     * session, one timeout later. (Were a session ended mid-save, its release would wait for the save's lock row: the
-     * logout case in {@code ReliabilityIT}.)
+     * A session's timeout comes due while its save is in flight (the save is held in the database
+     * by a second connection holding the aggregate's version row, past the session timeout; the
+     * lease pushed out so that it cannot interfere). No session is ended while one of its requests
+     * runs (neither Payara's reaper nor {@code SessionTimeout} does), so the lock stays and the
+     * save lands under it; then the lock ends with the session, one timeout later. (Were a session
+     * ended mid-save, its release would wait for the save's lock row: the logout case in {@code
+     * ReliabilityIT}.)
      */
     @Test
     @RunAsClient
-    void aSessionWhoseTimeoutComesDueWhileItsSaveIsInFlightSavesUnderItsLockThenTheLockEnds() throws Exception {
-        Browser sara = new Browser(uri()).basic("sara", "demo").timeout(Duration.ofMinutes(2)); // (a save held long)
+    void aSessionWhoseTimeoutComesDueWhileItsSaveIsInFlightSavesUnderItsLockThenTheLockEnds()
+            throws Exception {
+        Browser sara =
+                new Browser(uri())
+                        .basic("sara", "demo")
+                        .timeout(Duration.ofMinutes(2)); // (a save held long)
         Browser ada = new Browser(uri()).basic("ada", "demo");
-        assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:2\"}").statusCode()).isEqualTo(201);
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:2\"}").statusCode())
+                .isEqualTo(201);
         String body = sara.get("api/configurators/2").body();
         outliveTheSession(List.of("configurator:2"));
-        Duration dueAndReaped = Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS);
+        Duration dueAndReaped =
+                Duration.ofSeconds(
+                        TestSettings.SESSION_TIMEOUT_SECONDS + TestSettings.REAP_SECONDS);
         long version;
         Future<HttpResponse<String>> save;
         try (Connection other = TestDatabase.connect()) {
             other.setAutoCommit(false);
-            try (PreparedStatement hold = other.prepareStatement("select v.value from aggregate_version v"
-                    + " join configurator c on c.version_id = v.id where c.id = 2 for update of v");
+            try (PreparedStatement hold =
+                            other.prepareStatement(
+                                    "select v.value from aggregate_version v"
+                                            + " join configurator c on c.version_id = v.id where c.id = 2 for update of v");
                     ResultSet rs = hold.executeQuery()) {
                 rs.next();
                 version = rs.getLong(1);
             }
-            save = Executors.newSingleThreadExecutor().submit(() -> sara.send("PUT", "api/configurators/2", body));
+            save =
+                    Executors.newSingleThreadExecutor()
+                            .submit(() -> sara.send("PUT", "api/configurators/2", body));
             await().atMost(Duration.ofSeconds(20)).until(() -> sessionsWaitingForALock() >= 1);
-            await().during(dueAndReaped.plusSeconds(2)).atMost(dueAndReaped.plusSeconds(10))
+            await().during(dueAndReaped.plusSeconds(2))
+                    .atMost(dueAndReaped.plusSeconds(10))
                     .pollInterval(Duration.ofMillis(500))
-                    .until(() -> !save.isDone() && ada.get("api/locks/configurator:2").statusCode() == 200);
+                    .until(
+                            () ->
+                                    !save.isDone()
+                                            && ada.get("api/locks/configurator:2").statusCode()
+                                                    == 200);
             other.commit();
-            assertThat(save.get(30, TimeUnit.SECONDS).statusCode()).as("the save ran under its lock")
+            assertThat(save.get(30, TimeUnit.SECONDS).statusCode())
+                    .as("the save ran under its lock")
                     .isEqualTo(200);
         }
-        try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement("select v.value"
-                + " from aggregate_version v join configurator c on c.version_id = v.id where c.id = 2");
+        try (Connection c = TestDatabase.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select v.value"
+                                        + " from aggregate_version v join configurator c on c.version_id = v.id where c.id = 2");
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             assertThat(rs.getLong(1)).as("the save landed").isEqualTo(version + 1);
         }
         // Then the lock ends with the session, one timeout after the save's request.
-        await().atMost(dueAndReaped.plusSeconds(TestSettings.SWEEP_SECONDS + 10)).pollInterval(Duration.ofMillis(500))
-                .until(() -> List.of("SESSION_ENDED").contains(jsonArray(ada.get(
-                        "api/locks/events?resource=configurator:2&limit=1").body()).getJsonObject(0)
-                        .getString("type")));
+        await().atMost(dueAndReaped.plusSeconds(TestSettings.SWEEP_SECONDS + 10))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () ->
+                                List.of("SESSION_ENDED")
+                                        .contains(
+                                                jsonArray(
+                                                                ada.get(
+                                                                                "api/locks/events?resource=configurator:2&limit=1")
+                                                                        .body())
+                                                        .getJsonObject(0)
+                                                        .getString("type")));
         assertThat(ada.get("api/locks/configurator:2").statusCode()).isEqualTo(404);
     }
 
-    /** Moves the leases of {@code resources} an hour out (as if renewed), so that only their session can end them. */
+    /**
+     * Moves the leases of {@code resources} an hour out (as if renewed), so that only their session
+     * can end them.
+     */
     private static void outliveTheSession(List<String> resources) throws Exception {
-        try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement("update app_lock"
-                + " set expires_at = statement_timestamp() + interval '1 hour' where resource_key = any (?)")) {
+        try (Connection c = TestDatabase.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "update app_lock"
+                                        + " set expires_at = statement_timestamp() + interval '1 hour' where resource_key = any (?)")) {
             ps.setArray(1, c.createArrayOf("varchar", resources.toArray()));
             assertThat(ps.executeUpdate()).isEqualTo(resources.size());
         }
@@ -568,8 +779,11 @@ public class EditlockIT {
 
     /** Database sessions waiting for a lock. */
     private static long sessionsWaitingForALock() throws Exception {
-        try (Connection c = TestDatabase.connect(); ResultSet rs = c.createStatement().executeQuery(
-                "select count(distinct pid) from pg_locks where not granted")) {
+        try (Connection c = TestDatabase.connect();
+                ResultSet rs =
+                        c.createStatement()
+                                .executeQuery(
+                                        "select count(distinct pid) from pg_locks where not granted")) {
             rs.next();
             return rs.getLong(1);
         }
@@ -580,29 +794,41 @@ public class EditlockIT {
     void aRecordOpenedToViewIsReadOnlyAndNeverAsksForTheLock() {
         Browser sara = new Browser(uri()).basic("sara", "demo");
         Browser ada = new Browser(uri()).basic("ada", "demo");
-        assertThat(sara.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}").statusCode())
+        assertThat(
+                        sara.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}")
+                                .statusCode())
                 .isEqualTo(201);
         try {
             Browser omar = new Browser(uri());
             omar.login("omar", "demo");
             omar.get("variables.xhtml?id=4&view=true");
-            assertThat(omar.testId("lock-status")).hasValueSatisfying(s -> assertThat(s).startsWith(
-                    "Being edited by Sara since"));
+            assertThat(omar.testId("lock-status"))
+                    .hasValueSatisfying(
+                            s -> assertThat(s).startsWith("Being edited by Sara since"));
             assertThat(omar.testId("edit-form")).isEmpty();
             assertThat(omar.testId("current-values")).isPresent();
             assertThat(omar.testId("edit-now")).isEmpty();
-            var last = jsonArray(ada.get("api/locks/events?resource=configurator:4:variables&limit=1").body())
-                    .getJsonObject(0);
+            var last =
+                    jsonArray(
+                                    ada.get(
+                                                    "api/locks/events?resource=configurator:4:variables&limit=1")
+                                            .body())
+                            .getJsonObject(0);
             assertThat(last.getString("type")).as("no refusal was audited").isEqualTo("ACQUIRED");
 
-            assertThat(sara.delete("api/locks/configurator:4:variables").statusCode()).isEqualTo(204);
+            assertThat(sara.delete("api/locks/configurator:4:variables").statusCode())
+                    .isEqualTo(204);
             omar.get("variables.xhtml?id=4&view=true");
-            assertThat(omar.testId("lock-status")).contains("Nobody is editing this now — you can edit it now.");
+            assertThat(omar.testId("lock-status"))
+                    .contains("Nobody is editing this now — you can edit it now.");
             assertThat(omar.testId("edit-now")).as("offered, not taken").isPresent();
             assertThat(omar.testId("edit-form")).isEmpty();
-            assertThat(ada.get("api/locks/configurator:4:variables").statusCode()).as("still free").isEqualTo(404);
+            assertThat(ada.get("api/locks/configurator:4:variables").statusCode())
+                    .as("still free")
+                    .isEqualTo(404);
             omar.get("variables.xhtml?id=4&view=yes");
-            assertThat(omar.testId("edit-form")).as("anything but true edits, as without the parameter")
+            assertThat(omar.testId("edit-form"))
+                    .as("anything but true edits, as without the parameter")
                     .isPresent();
             omar.submit("edit", Map.of(), "edit:done");
         } finally {
@@ -616,7 +842,10 @@ public class EditlockIT {
         Browser omar = new Browser(uri());
         omar.get("variables.xhtml?id=2");
         assertThat(omar.page()).contains("Log in");
-        omar.submit("login", Map.of("login:username", "omar", "login:password", "demo"), "login:submit");
+        omar.submit(
+                "login",
+                Map.of("login:username", "omar", "login:password", "demo"),
+                "login:submit");
         assertThat(omar.page()).contains("Variables of");
         assertThat(omar.testId("lock-status")).contains("You are editing");
         omar.submit("edit", Map.of(), "edit:done");
@@ -632,12 +861,16 @@ public class EditlockIT {
         assertThat(sara.testId("lock-status")).contains("You are editing");
 
         Browser ada = new Browser(uri()).basic("ada", "demo");
-        assertThat(ada.delete("api/locks/configurator:4?reason=Month-end%20closing").statusCode()).isEqualTo(204);
+        assertThat(ada.delete("api/locks/configurator:4?reason=Month-end%20closing").statusCode())
+                .isEqualTo(204);
 
         sara.submit("edit", Map.of("edit:name", "Savings account — typed by Sara"), "edit:save");
-        assertThat(sara.page()).contains("Ada released your lock: Month-end closing (configurator:4)")
+        assertThat(sara.page())
+                .contains("Ada released your lock: Month-end closing (configurator:4)")
                 .contains("value=\"Savings account — typed by Sara\"");
-        assertThat(sara.testId("current-values")).as("the current values are shown beside").isPresent();
+        assertThat(sara.testId("current-values"))
+                .as("the current values are shown beside")
+                .isPresent();
         Browser omar = new Browser(uri()).basic("omar", "demo");
         assertThat(omar.get("configurators.xhtml").body()).doesNotContain("typed by Sara");
     }
@@ -650,8 +883,8 @@ public class EditlockIT {
 
     private static void assertError(HttpResponse<String> response, int status, String says) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                t -> assertThat(t).startsWith("application/json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
         assertThat(json(response.body()).getString("error")).contains(says);
     }
 
@@ -669,7 +902,10 @@ public class EditlockIT {
 
     /** The types of {@code key}'s events after event {@code mark}, newest first. */
     private List<String> types(LockKey key, long mark) {
-        return locks.history(key, 100).stream().filter(e -> e.id() > mark).map(e -> e.type().name()).toList();
+        return locks.history(key, 100).stream()
+                .filter(e -> e.id() > mark)
+                .map(e -> e.type().name())
+                .toList();
     }
 
     private static long lastEventId() throws Exception {
@@ -681,7 +917,8 @@ public class EditlockIT {
     }
 
     private static long rows(String sql, Object... params) throws Exception {
-        try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
@@ -693,7 +930,8 @@ public class EditlockIT {
     }
 
     private static void execute(String sql, Object... params) throws Exception {
-        try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }

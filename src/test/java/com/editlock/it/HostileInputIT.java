@@ -3,6 +3,7 @@ package com.editlock.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -33,13 +33,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The hostile-input catalogue: every case is one request an attacker, a broken script or a confused user could send.
- * For each: the status, a sentence that says what was wrong, never a 5xx or the server's own error page, and
- * {@code app_lock}, the configurator tables and the history (refusals apart) exactly as before. docs/security.md lists every
- * case in one line.
+ * The hostile-input catalogue: every case is one request an attacker, a broken script or a confused
+ * user could send. For each: the status, a sentence that says what was wrong, never a 5xx or the
+ * server's own error page, and {@code app_lock}, the configurator tables and the history (refusals
+ * apart) exactly as before. docs/security.md lists every case in one line.
  *
- * <p>Sara holds configurator:1 and Omar configurator:2 (both through the API) for the whole catalogue; each case runs
- * after Sara's and Omar's heartbeats, so their leases cannot lapse between the "before" and the "after".
+ * <p>Sara holds configurator:1 and Omar configurator:2 (both through the API) for the whole
+ * catalogue; each case runs after Sara's and Omar's heartbeats, so their leases cannot lapse
+ * between the "before" and the "after".
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -55,25 +56,34 @@ public class HostileInputIT {
         return Deployments.editlock();
     }
 
-    @ArquillianResource
-    URL base;
+    @ArquillianResource URL base;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
     private Session sara;
     private Session omar;
     private Session ada;
 
     /** One API session: its cookie, sent by hand so each case controls every header. */
-    private record Session(String cookie) {
-    }
+    private record Session(String cookie) {}
 
     /** A request of the catalogue and what it must get. */
-    private record Case(String name, Supplier<Session> as, String method, String path, Map<String, String> headers,
-            String body, int status, String says) {
-    }
+    private record Case(
+            String name,
+            Supplier<Session> as,
+            String method,
+            String path,
+            Map<String, String> headers,
+            String body,
+            int status,
+            String says) {}
 
-    /** Arquillian injects {@code base} per test, so the sessions are made when the first case runs. */
+    /**
+     * Arquillian injects {@code base} per test, so the sessions are made when the first case runs.
+     */
     private void sessions() {
         if (sara != null) {
             return;
@@ -81,17 +91,31 @@ public class HostileInputIT {
         sara = login("sara");
         omar = login("omar");
         ada = login("ada");
-        assertThat(send(sara, "POST", "api/locks", json(), "{\"resource\":\"configurator:1\"}").statusCode())
+        assertThat(
+                        send(sara, "POST", "api/locks", json(), "{\"resource\":\"configurator:1\"}")
+                                .statusCode())
                 .isEqualTo(201);
-        assertThat(send(omar, "POST", "api/locks", json(), "{\"resource\":\"configurator:2\"}").statusCode())
+        assertThat(
+                        send(omar, "POST", "api/locks", json(), "{\"resource\":\"configurator:2\"}")
+                                .statusCode())
                 .isEqualTo(201);
-        // Whatever earlier tests left (a lapsing lease, a session about to time out) must not change the state
+        // Whatever earlier tests left (a lapsing lease, a session about to time out) must not
+        // change the state
         // while a case runs: release everything but Sara's and Omar's.
-        for (var lock : jakarta.json.Json.createReader(new java.io.StringReader(send(ada, "GET", "api/locks?limit=500",
-                Map.of(), null).body())).readArray()) {
+        for (var lock :
+                jakarta.json.Json.createReader(
+                                new java.io.StringReader(
+                                        send(ada, "GET", "api/locks?limit=500", Map.of(), null)
+                                                .body()))
+                        .readArray()) {
             String resource = lock.asJsonObject().getString("resource");
             if (!resource.equals("configurator:1") && !resource.equals("configurator:2")) {
-                send(ada, "DELETE", "api/locks/" + resource + "?reason=catalogue%20set-up", Map.of(), null);
+                send(
+                        ada,
+                        "DELETE",
+                        "api/locks/" + resource + "?reason=catalogue%20set-up",
+                        Map.of(),
+                        null);
             }
         }
     }
@@ -115,12 +139,22 @@ public class HostileInputIT {
     private void run(Case c) throws Exception {
         heartbeats();
         Map<String, String> before = state();
-        HttpResponse<String> r = send(c.as() == null ? null : c.as().get(), c.method(), c.path(), c.headers(),
-                c.body());
+        HttpResponse<String> r =
+                send(
+                        c.as() == null ? null : c.as().get(),
+                        c.method(),
+                        c.path(),
+                        c.headers(),
+                        c.body());
         assertThat(r.statusCode()).as("%s → %s", c.name(), r.body()).isEqualTo(c.status());
-        assertThat(r.body()).as("a sentence that says what was wrong").containsIgnoringCase(c.says());
-        assertThat(r.body()).as("never the server's own page").doesNotContainIgnoringCase("payara")
-                .doesNotContain("Exception").doesNotContain("at com.");
+        assertThat(r.body())
+                .as("a sentence that says what was wrong")
+                .containsIgnoringCase(c.says());
+        assertThat(r.body())
+                .as("never the server's own page")
+                .doesNotContainIgnoringCase("payara")
+                .doesNotContain("Exception")
+                .doesNotContain("at com.");
         assertThat(r.headers().firstValue("Server")).as("no product banner").isEmpty();
         assertThat(state()).as("nothing changed").isEqualTo(before);
     }
@@ -130,120 +164,455 @@ public class HostileInputIT {
         // ---- lock keys, modes and bodies ----
         lock(all, "malformed key", "{\"resource\":\"configurator:abc\"}", 400, "configurator");
         lock(all, "negative id", "{\"resource\":\"configurator:-1\"}", 400, "configurator");
-        lock(all, "id beyond a long", "{\"resource\":\"configurator:99999999999999999999\"}", 400, "configurator");
+        lock(
+                all,
+                "id beyond a long",
+                "{\"resource\":\"configurator:99999999999999999999\"}",
+                400,
+                "configurator");
         lock(all, "unknown resource type", "{\"resource\":\"invoice:1\"}", 400, "invoice");
-        lock(all, "unknown id", "{\"resource\":\"configurator:999999\"}", 404, "configurator:999999");
-        lock(all, "10,000-character key", "{\"resource\":\"" + "x".repeat(10_000) + "\"}", 400, "resource");
-        lock(all, "unknown mode", "{\"resource\":\"configurator:3\",\"mode\":\"OWN\"}", 400, "mode");
+        lock(
+                all,
+                "unknown id",
+                "{\"resource\":\"configurator:999999\"}",
+                404,
+                "configurator:999999");
+        lock(
+                all,
+                "10,000-character key",
+                "{\"resource\":\"" + "x".repeat(10_000) + "\"}",
+                400,
+                "resource");
+        lock(
+                all,
+                "unknown mode",
+                "{\"resource\":\"configurator:3\",\"mode\":\"OWN\"}",
+                400,
+                "mode");
         lock(all, "mode as a number", "{\"resource\":\"configurator:3\",\"mode\":5}", 400, "mode");
         lock(all, "key as a number", "{\"resource\":5}", 400, "resource");
         lock(all, "key missing", "{}", 400, "missing");
         lock(all, "array instead of object", "[]", 400, "JSON object");
         lock(all, "truncated JSON", "{\"resource\":\"configurator:3\"", 400, "not valid JSON");
-        lock(all, "unknown field", "{\"resource\":\"configurator:3\",\"owner\":\"sara\"}", 400, "Unknown field");
+        lock(
+                all,
+                "unknown field",
+                "{\"resource\":\"configurator:3\",\"owner\":\"sara\"}",
+                400,
+                "Unknown field");
         lock(all, "200,000 nested arrays", "[".repeat(200_000), 400, "deeper");
-        lock(all, "NUL in the key", "{\"resource\":\"configurator:3\\u0000\"}", 400, "control character");
-        lock(all, "unpaired surrogate", "{\"resource\":\"configurator:\\ud800\"}", 400, "broken character");
+        lock(
+                all,
+                "NUL in the key",
+                "{\"resource\":\"configurator:3\\u0000\"}",
+                400,
+                "control character");
+        lock(
+                all,
+                "unpaired surrogate",
+                "{\"resource\":\"configurator:\\ud800\"}",
+                400,
+                "broken character");
         lock(all, "SQL in the key", "{\"resource\":\"" + SQL + "\"}", 400, "resource");
-        lock(all, "script in the key", "{\"resource\":\"" + SCRIPT.replace("/", "\\/") + "\"}", 400, "resource");
-        lock(all, "control character in a field name", "{\"res\\u0001ource\":\"configurator:3\"}", 400,
+        lock(
+                all,
+                "script in the key",
+                "{\"resource\":\"" + SCRIPT.replace("/", "\\/") + "\"}",
+                400,
+                "resource");
+        lock(
+                all,
+                "control character in a field name",
+                "{\"res\\u0001ource\":\"configurator:3\"}",
+                400,
                 "control character");
         lock(all, "someone else's record", "{\"resource\":\"configurator:1\"}", 409, "Sara");
-        lock(all, "a sub-page of someone else's record", "{\"resource\":\"configurator:1:variables\"}", 409, "Sara");
-        all.add(new Case("body larger than the limit", () -> omar, "POST", "api/locks", json(),
-                "{\"resource\":\"configurator:3\",\"x\":\"" + "a".repeat(300_000) + "\"}", 413, "larger than"));
-        all.add(new Case("chunked body larger than the limit", () -> omar, "POST", "api/locks",
-                Map.of("Content-Type", "application/json", "X-Chunked", "yes"),
-                "{\"resource\":\"" + "a".repeat(300_000) + "\"}", 413, "larger than"));
-        all.add(new Case("text/plain body", () -> omar, "POST", "api/locks", Map.of("Content-Type", "text/plain"),
-                "{\"resource\":\"configurator:3\"}", 415, "application/json"));
-        all.add(new Case("form-encoded body", () -> omar, "POST", "api/locks",
-                Map.of("Content-Type", "application/x-www-form-urlencoded"), "resource=configurator:3", 415,
-                "application/json"));
-        all.add(new Case("body without a content type", () -> omar, "POST", "api/locks", Map.of(),
-                "{\"resource\":\"configurator:3\"}", 415, "application/json"));
+        lock(
+                all,
+                "a sub-page of someone else's record",
+                "{\"resource\":\"configurator:1:variables\"}",
+                409,
+                "Sara");
+        all.add(
+                new Case(
+                        "body larger than the limit",
+                        () -> omar,
+                        "POST",
+                        "api/locks",
+                        json(),
+                        "{\"resource\":\"configurator:3\",\"x\":\"" + "a".repeat(300_000) + "\"}",
+                        413,
+                        "larger than"));
+        all.add(
+                new Case(
+                        "chunked body larger than the limit",
+                        () -> omar,
+                        "POST",
+                        "api/locks",
+                        Map.of("Content-Type", "application/json", "X-Chunked", "yes"),
+                        "{\"resource\":\"" + "a".repeat(300_000) + "\"}",
+                        413,
+                        "larger than"));
+        all.add(
+                new Case(
+                        "text/plain body",
+                        () -> omar,
+                        "POST",
+                        "api/locks",
+                        Map.of("Content-Type", "text/plain"),
+                        "{\"resource\":\"configurator:3\"}",
+                        415,
+                        "application/json"));
+        all.add(
+                new Case(
+                        "form-encoded body",
+                        () -> omar,
+                        "POST",
+                        "api/locks",
+                        Map.of("Content-Type", "application/x-www-form-urlencoded"),
+                        "resource=configurator:3",
+                        415,
+                        "application/json"));
+        all.add(
+                new Case(
+                        "body without a content type",
+                        () -> omar,
+                        "POST",
+                        "api/locks",
+                        Map.of(),
+                        "{\"resource\":\"configurator:3\"}",
+                        415,
+                        "application/json"));
 
         // ---- saves ----
-        String good = "{\"name\":\"Home insurance\",\"description\":\"d\",\"status\":\"ACTIVE\",\"version\":%s,"
-                + "\"items\":[],\"variables\":[]}";
+        String good =
+                "{\"name\":\"Home insurance\",\"description\":\"d\",\"status\":\"ACTIVE\",\"version\":%s,"
+                        + "\"items\":[],\"variables\":[]}";
         save(all, "save without the lock (Sara holds it)", 1, good.formatted(1), 409, "lock");
         save(all, "save of an unknown configurator", 999_999, good.formatted(1), 409, "lock");
-        save(all, "id that is not a number", "abc", good.formatted(1), 400, "not a configurator id");
+        save(
+                all,
+                "id that is not a number",
+                "abc",
+                good.formatted(1),
+                400,
+                "not a configurator id");
         save(all, "id zero", "0", good.formatted(1), 400, "not a configurator id");
-        save(all, "id beyond a long", "99999999999999999999", good.formatted(1), 400, "not a configurator id");
-        save(all, "NUL in the name", 2, good.formatted(1).replace("Home insurance", "a\\u0000b"), 400,
+        save(
+                all,
+                "id beyond a long",
+                "99999999999999999999",
+                good.formatted(1),
+                400,
+                "not a configurator id");
+        save(
+                all,
+                "NUL in the name",
+                2,
+                good.formatted(1).replace("Home insurance", "a\\u0000b"),
+                400,
                 "control character");
-        save(all, "unpaired surrogate in the description", 2, good.formatted(1).replace("\"d\"", "\"\\udc00\""), 400,
+        save(
+                all,
+                "unpaired surrogate in the description",
+                2,
+                good.formatted(1).replace("\"d\"", "\"\\udc00\""),
+                400,
                 "broken character");
-        save(all, "unknown field", 2, good.formatted(1).replace("\"items\"", "\"owner\":\"ada\",\"items\""), 400,
+        save(
+                all,
+                "unknown field",
+                2,
+                good.formatted(1).replace("\"items\"", "\"owner\":\"ada\",\"items\""),
+                400,
                 "Unknown field");
-        save(all, "unknown field in an item", 2, good.formatted(1).replace("\"items\":[]",
-                "\"items\":[{\"name\":\"a\",\"price\":1,\"deleted\":true}]"), 400, "Unknown field");
+        save(
+                all,
+                "unknown field in an item",
+                2,
+                good.formatted(1)
+                        .replace(
+                                "\"items\":[]",
+                                "\"items\":[{\"name\":\"a\",\"price\":1,\"deleted\":true}]"),
+                400,
+                "Unknown field");
         save(all, "version as text", 2, good.formatted("\"abc\""), 400, "version");
-        save(all, "price beyond any range", 2, good.formatted(1).replace("\"items\":[]",
-                "\"items\":[{\"name\":\"a\",\"price\":1e999999999}]"), 400, "price");
-        save(all, "negative price", 2, good.formatted(1).replace("\"items\":[]",
-                "\"items\":[{\"name\":\"a\",\"price\":-1}]"), 400, "negative");
-        save(all, "item id beyond a long", 2, good.formatted(1).replace("\"items\":[]",
-                "\"items\":[{\"id\":1e30,\"name\":\"a\",\"price\":1}]"), 400, "positive integer");
-        save(all, "body id differs from the address", 2, good.formatted(1).replace("{\"name\"", "{\"id\":1,\"name\""),
-                400, "must be 2");
-        save(all, "items as an object", 2, good.formatted(1).replace("\"items\":[]", "\"items\":{}"), 400,
+        save(
+                all,
+                "price beyond any range",
+                2,
+                good.formatted(1)
+                        .replace(
+                                "\"items\":[]",
+                                "\"items\":[{\"name\":\"a\",\"price\":1e999999999}]"),
+                400,
+                "price");
+        save(
+                all,
+                "negative price",
+                2,
+                good.formatted(1)
+                        .replace("\"items\":[]", "\"items\":[{\"name\":\"a\",\"price\":-1}]"),
+                400,
+                "negative");
+        save(
+                all,
+                "item id beyond a long",
+                2,
+                good.formatted(1)
+                        .replace(
+                                "\"items\":[]",
+                                "\"items\":[{\"id\":1e30,\"name\":\"a\",\"price\":1}]"),
+                400,
+                "positive integer");
+        save(
+                all,
+                "body id differs from the address",
+                2,
+                good.formatted(1).replace("{\"name\"", "{\"id\":1,\"name\""),
+                400,
+                "must be 2");
+        save(
+                all,
+                "items as an object",
+                2,
+                good.formatted(1).replace("\"items\":[]", "\"items\":{}"),
+                400,
                 "must be an array");
-        save(all, "201 items", 2, good.formatted(1).replace("\"items\":[]", "\"items\":["
-                + String.join(",", java.util.Collections.nCopies(201, "{\"name\":\"a\",\"price\":1}")) + "]"), 400,
+        save(
+                all,
+                "201 items",
+                2,
+                good.formatted(1)
+                        .replace(
+                                "\"items\":[]",
+                                "\"items\":["
+                                        + String.join(
+                                                ",",
+                                                java.util.Collections.nCopies(
+                                                        201, "{\"name\":\"a\",\"price\":1}"))
+                                        + "]"),
+                400,
                 "At most 200");
-        save(all, "121-character name", 2, good.formatted(1).replace("Home insurance", "n".repeat(121)), 400,
+        save(
+                all,
+                "121-character name",
+                2,
+                good.formatted(1).replace("Home insurance", "n".repeat(121)),
+                400,
                 "at most 120");
-        save(all, "unknown status", 2, good.formatted(1).replace("ACTIVE", "DELETED"), 400, "status");
+        save(
+                all,
+                "unknown status",
+                2,
+                good.formatted(1).replace("ACTIVE", "DELETED"),
+                400,
+                "status");
         save(all, "not JSON", 2, "name=x", 400, "not valid JSON");
-        all.add(new Case("save as text/plain", () -> omar, "PUT", "api/configurators/2",
-                Map.of("Content-Type", "text/plain"), good.formatted(1), 415, "application/json"));
+        all.add(
+                new Case(
+                        "save as text/plain",
+                        () -> omar,
+                        "PUT",
+                        "api/configurators/2",
+                        Map.of("Content-Type", "text/plain"),
+                        good.formatted(1),
+                        415,
+                        "application/json"));
 
         // ---- other users' resources, admin actions as an editor, admin input ----
-        all.add(new Case("editor releases someone else's lock", () -> omar, "DELETE", "api/locks/configurator:1",
-                Map.of(), null, 403, "only an admin"));
-        all.add(new Case("editor reads the history", () -> omar, "GET", "api/locks/events", Map.of(), null, 403,
-                "Only an admin"));
-        all.add(new Case("editor opens the dashboard", () -> omar, "GET", "admin/locks.xhtml", Map.of(), null, 403,
-                "not allowed"));
-        all.add(new Case("force release with NUL as the reason", () -> ada, "DELETE",
-                "api/locks/configurator:1?reason=%00", Map.of(), null, 400, "control character"));
-        all.add(new Case("force release without a reason", () -> ada, "DELETE", "api/locks/configurator:1", Map.of(),
-                null, 400, "Say why"));
-        all.add(new Case("force release with a 501-character reason", () -> ada, "DELETE",
-                "api/locks/configurator:1?reason=" + "r".repeat(501), Map.of(), null, 400, "too long"));
-        all.add(new Case("force release with a broken character in the reason", () -> ada, "DELETE",
-                "api/locks/configurator:1?reason=%ED%A0%80x%C2%85", Map.of(), null, 400, "control character"));
-        all.add(new Case("history limit as text", () -> ada, "GET", "api/locks/events?limit=abc", Map.of(), null, 400,
-                "limit"));
-        all.add(new Case("history limit zero", () -> ada, "GET", "api/locks/events?limit=0", Map.of(), null, 400,
-                "limit"));
-        all.add(new Case("history limit beyond an int", () -> ada, "GET", "api/locks/events?limit=99999999999",
-                Map.of(), null, 400, "limit"));
-        all.add(new Case("lock list offset negative", () -> ada, "GET", "api/locks?offset=-1", Map.of(), null, 400,
-                "offset"));
-        all.add(new Case("history of a script key", () -> ada, "GET", "api/locks/events?resource=%3Cscript%3E",
-                Map.of(), null, 400, "resource"));
+        all.add(
+                new Case(
+                        "editor releases someone else's lock",
+                        () -> omar,
+                        "DELETE",
+                        "api/locks/configurator:1",
+                        Map.of(),
+                        null,
+                        403,
+                        "only an admin"));
+        all.add(
+                new Case(
+                        "editor reads the history",
+                        () -> omar,
+                        "GET",
+                        "api/locks/events",
+                        Map.of(),
+                        null,
+                        403,
+                        "Only an admin"));
+        all.add(
+                new Case(
+                        "editor opens the dashboard",
+                        () -> omar,
+                        "GET",
+                        "admin/locks.xhtml",
+                        Map.of(),
+                        null,
+                        403,
+                        "not allowed"));
+        all.add(
+                new Case(
+                        "force release with NUL as the reason",
+                        () -> ada,
+                        "DELETE",
+                        "api/locks/configurator:1?reason=%00",
+                        Map.of(),
+                        null,
+                        400,
+                        "control character"));
+        all.add(
+                new Case(
+                        "force release without a reason",
+                        () -> ada,
+                        "DELETE",
+                        "api/locks/configurator:1",
+                        Map.of(),
+                        null,
+                        400,
+                        "Say why"));
+        all.add(
+                new Case(
+                        "force release with a 501-character reason",
+                        () -> ada,
+                        "DELETE",
+                        "api/locks/configurator:1?reason=" + "r".repeat(501),
+                        Map.of(),
+                        null,
+                        400,
+                        "too long"));
+        all.add(
+                new Case(
+                        "force release with a broken character in the reason",
+                        () -> ada,
+                        "DELETE",
+                        "api/locks/configurator:1?reason=%ED%A0%80x%C2%85",
+                        Map.of(),
+                        null,
+                        400,
+                        "control character"));
+        all.add(
+                new Case(
+                        "history limit as text",
+                        () -> ada,
+                        "GET",
+                        "api/locks/events?limit=abc",
+                        Map.of(),
+                        null,
+                        400,
+                        "limit"));
+        all.add(
+                new Case(
+                        "history limit zero",
+                        () -> ada,
+                        "GET",
+                        "api/locks/events?limit=0",
+                        Map.of(),
+                        null,
+                        400,
+                        "limit"));
+        all.add(
+                new Case(
+                        "history limit beyond an int",
+                        () -> ada,
+                        "GET",
+                        "api/locks/events?limit=99999999999",
+                        Map.of(),
+                        null,
+                        400,
+                        "limit"));
+        all.add(
+                new Case(
+                        "lock list offset negative",
+                        () -> ada,
+                        "GET",
+                        "api/locks?offset=-1",
+                        Map.of(),
+                        null,
+                        400,
+                        "offset"));
+        all.add(
+                new Case(
+                        "history of a script key",
+                        () -> ada,
+                        "GET",
+                        "api/locks/events?resource=%3Cscript%3E",
+                        Map.of(),
+                        null,
+                        400,
+                        "resource"));
 
         // ---- cross-site requests ----
-        all.add(new Case("cross-site logout (text/plain)", () -> omar, "POST", "api/logout",
-                Map.of("Origin", EVIL, "Content-Type", "text/plain"), "x", 403, "another site"));
-        all.add(new Case("cross-site lock", () -> omar, "POST", "api/locks",
-                Map.of("Origin", EVIL, "Content-Type", "application/json"), "{\"resource\":\"configurator:3\"}", 403,
-                "another site"));
-        all.add(new Case("cross-site release (Sec-Fetch-Site)", () -> omar, "DELETE", "api/locks/configurator:2",
-                Map.of("Sec-Fetch-Site", "cross-site"), null, 403, "another site"));
-        all.add(new Case("same-site sibling saves", () -> omar, "PUT", "api/configurators/2",
-                Map.of("Sec-Fetch-Site", "same-site", "Content-Type", "application/json"), good.formatted(1), 403,
-                "another site"));
-        all.add(new Case("heartbeat from an opaque origin", () -> omar, "POST", "api/locks/heartbeat",
-                Map.of("Origin", "null"), null, 403, "another site"));
-        all.add(new Case("cross-site tab goodbye", () -> omar, "POST", "tab-left?view=" + java.util.UUID.randomUUID(),
-                Map.of("Origin", EVIL), null, 403, "another site"));
-        all.add(new Case("cross-site login form", null, "POST", "login.xhtml",
-                Map.of("Origin", EVIL, "Content-Type", "application/x-www-form-urlencoded"),
-                "login=login&login:username=ada&login:password=demo", 403, "another site"));
+        all.add(
+                new Case(
+                        "cross-site logout (text/plain)",
+                        () -> omar,
+                        "POST",
+                        "api/logout",
+                        Map.of("Origin", EVIL, "Content-Type", "text/plain"),
+                        "x",
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "cross-site lock",
+                        () -> omar,
+                        "POST",
+                        "api/locks",
+                        Map.of("Origin", EVIL, "Content-Type", "application/json"),
+                        "{\"resource\":\"configurator:3\"}",
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "cross-site release (Sec-Fetch-Site)",
+                        () -> omar,
+                        "DELETE",
+                        "api/locks/configurator:2",
+                        Map.of("Sec-Fetch-Site", "cross-site"),
+                        null,
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "same-site sibling saves",
+                        () -> omar,
+                        "PUT",
+                        "api/configurators/2",
+                        Map.of("Sec-Fetch-Site", "same-site", "Content-Type", "application/json"),
+                        good.formatted(1),
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "heartbeat from an opaque origin",
+                        () -> omar,
+                        "POST",
+                        "api/locks/heartbeat",
+                        Map.of("Origin", "null"),
+                        null,
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "cross-site tab goodbye",
+                        () -> omar,
+                        "POST",
+                        "tab-left?view=" + java.util.UUID.randomUUID(),
+                        Map.of("Origin", EVIL),
+                        null,
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "cross-site login form",
+                        null,
+                        "POST",
+                        "login.xhtml",
+                        Map.of("Origin", EVIL, "Content-Type", "application/x-www-form-urlencoded"),
+                        "login=login&login:username=ada&login:password=demo",
+                        403,
+                        "another site"));
 
         // ---- path tricks ----
         path(all, "encoded letter in the path", "%61pi/locks");
@@ -252,74 +621,198 @@ public class HostileInputIT {
         path(all, "'..' segment", "api/../admin/locks.xhtml");
         path(all, "'//' in the path", "api//locks");
         path(all, "encoded slash", "api/locks/configurator:1%2F..%2F2");
-        // The HTTP layer itself refuses a NUL in the path, before any application code, with a bare 400.
-        all.add(new Case("NUL in the path", () -> ada, "GET", "api/locks/configurator:1%00", Map.of(), null, 400, ""));
-        all.add(new Case("NUL in the query", () -> omar, "GET", "configurators.xhtml?x=%00", Map.of(), null, 400,
-                "control character"));
+        // The HTTP layer itself refuses a NUL in the path, before any application code, with a bare
+        // 400.
+        all.add(
+                new Case(
+                        "NUL in the path",
+                        () -> ada,
+                        "GET",
+                        "api/locks/configurator:1%00",
+                        Map.of(),
+                        null,
+                        400,
+                        ""));
+        all.add(
+                new Case(
+                        "NUL in the query",
+                        () -> omar,
+                        "GET",
+                        "configurators.xhtml?x=%00",
+                        Map.of(),
+                        null,
+                        400,
+                        "control character"));
 
         // ---- logins ----
-        all.add(new Case("Basic with NUL in the user name", null, "GET", "api/locks",
-                Map.of("Authorization", basic("ad\u0000a", "demo")), null, 401, "Wrong user name or password"));
-        all.add(new Case("Basic that is not Base64", null, "GET", "api/locks", Map.of("Authorization", "Basic %%%"),
-                null, 401, "Wrong user name or password"));
-        all.add(new Case("Basic with a 4,000-character password", null, "GET", "api/locks",
-                Map.of("Authorization", basic("omar", "p".repeat(4_000))), null, 401, "Wrong user name"));
+        all.add(
+                new Case(
+                        "Basic with NUL in the user name",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", basic("ad\u0000a", "demo")),
+                        null,
+                        401,
+                        "Wrong user name or password"));
+        all.add(
+                new Case(
+                        "Basic that is not Base64",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", "Basic %%%"),
+                        null,
+                        401,
+                        "Wrong user name or password"));
+        all.add(
+                new Case(
+                        "Basic with a 4,000-character password",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", basic("omar", "p".repeat(4_000))),
+                        null,
+                        401,
+                        "Wrong user name"));
         // The HTTP layer refuses headers beyond its limit itself, with a bare 400.
-        all.add(new Case("request headers of 100,000 characters", null, "GET", "api/locks",
-                Map.of("Authorization", basic("omar", "p".repeat(100_000))), null, 400, ""));
-        all.add(new Case("Basic with SQL as the user", null, "GET", "api/locks",
-                Map.of("Authorization", basic("x' or '1'='1", "x")), null, 401, "Wrong user name"));
-        all.add(new Case("page's background request without a session", null, "POST", "api/locks/heartbeat",
-                Map.of("Sec-Fetch-Mode", "cors", "Sec-Fetch-Site", "same-origin"), null, 401, "Log in"));
+        all.add(
+                new Case(
+                        "request headers of 100,000 characters",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", basic("omar", "p".repeat(100_000))),
+                        null,
+                        400,
+                        ""));
+        all.add(
+                new Case(
+                        "Basic with SQL as the user",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", basic("x' or '1'='1", "x")),
+                        null,
+                        401,
+                        "Wrong user name"));
+        all.add(
+                new Case(
+                        "page's background request without a session",
+                        null,
+                        "POST",
+                        "api/locks/heartbeat",
+                        Map.of("Sec-Fetch-Mode", "cors", "Sec-Fetch-Site", "same-origin"),
+                        null,
+                        401,
+                        "Log in"));
         return all;
     }
 
     // ---- the screens: the same promises through Faces forms ----
 
     /** A screen case: a fresh browser session is set up (not judged), then one form post is. */
-    private record ScreenCase(String name, String user, String page, String form, Map<String, String> fields,
-            String button, int status, String says) {
-    }
+    private record ScreenCase(
+            String name,
+            String user,
+            String page,
+            String form,
+            Map<String, String> fields,
+            String button,
+            int status,
+            String says) {}
 
     @TestFactory
     Stream<DynamicTest> screens() {
         return Stream.of(
-                new ScreenCase("screen: NUL in a configurator name", "omar", "configurator.xhtml?id=3", "edit",
-                        Map.of("edit:name", "a\u0000b"), "edit:save", 200,
-                        "This field contains a control character (U+0000) at position 2; remove it."),
-                new ScreenCase("screen: broken character in a description", "omar", "configurator.xhtml?id=3", "edit",
-                        Map.of("edit:description", "x\u0085y"), "edit:save", 200,
-                        "This field contains a control character (U+0085) at position 2; remove it."),
-                new ScreenCase("screen: forged view state", "omar", "configurator.xhtml?id=3", "edit",
-                        Map.of("jakarta.faces.ViewState", "-1:forged", "edit:name", "Forged"), "edit:save", 400,
-                        "This page has expired"),
-                new ScreenCase("screen: NUL in the dashboard's holder filter", "ada", "admin/locks.xhtml", "filter",
-                        Map.of("filter:user", "s\u0000"), "filter:apply", 200,
-                        "This field contains a control character (U+0000) at position 2; remove it."),
-                new ScreenCase("screen: SQL in the dashboard's holder filter", "ada", "admin/locks.xhtml", "filter",
-                        Map.of("filter:user", "%' or 1=1 --"), "filter:apply", 200, "Held now: "),
-                new ScreenCase("screen: minutes beyond a year in the dashboard's age filter", "ada",
-                        "admin/locks.xhtml", "filter", Map.of("filter:age", "99999999999"), "filter:apply", 200,
-                        "Type a whole number of minutes."),
-                new ScreenCase("screen: NUL in the login name", null, "login.xhtml", "login",
-                        Map.of("login:username", "a\u0000", "login:password", "x"), "login:submit", 200,
-                        "This field contains a control character (U+0000) at position 2; remove it."))
+                        new ScreenCase(
+                                "screen: NUL in a configurator name",
+                                "omar",
+                                "configurator.xhtml?id=3",
+                                "edit",
+                                Map.of("edit:name", "a\u0000b"),
+                                "edit:save",
+                                200,
+                                "This field contains a control character (U+0000) at position 2; remove it."),
+                        new ScreenCase(
+                                "screen: broken character in a description",
+                                "omar",
+                                "configurator.xhtml?id=3",
+                                "edit",
+                                Map.of("edit:description", "x\u0085y"),
+                                "edit:save",
+                                200,
+                                "This field contains a control character (U+0085) at position 2; remove it."),
+                        new ScreenCase(
+                                "screen: forged view state",
+                                "omar",
+                                "configurator.xhtml?id=3",
+                                "edit",
+                                Map.of(
+                                        "jakarta.faces.ViewState",
+                                        "-1:forged",
+                                        "edit:name",
+                                        "Forged"),
+                                "edit:save",
+                                400,
+                                "This page has expired"),
+                        new ScreenCase(
+                                "screen: NUL in the dashboard's holder filter",
+                                "ada",
+                                "admin/locks.xhtml",
+                                "filter",
+                                Map.of("filter:user", "s\u0000"),
+                                "filter:apply",
+                                200,
+                                "This field contains a control character (U+0000) at position 2; remove it."),
+                        new ScreenCase(
+                                "screen: SQL in the dashboard's holder filter",
+                                "ada",
+                                "admin/locks.xhtml",
+                                "filter",
+                                Map.of("filter:user", "%' or 1=1 --"),
+                                "filter:apply",
+                                200,
+                                "Held now: "),
+                        new ScreenCase(
+                                "screen: minutes beyond a year in the dashboard's age filter",
+                                "ada",
+                                "admin/locks.xhtml",
+                                "filter",
+                                Map.of("filter:age", "99999999999"),
+                                "filter:apply",
+                                200,
+                                "Type a whole number of minutes."),
+                        new ScreenCase(
+                                "screen: NUL in the login name",
+                                null,
+                                "login.xhtml",
+                                "login",
+                                Map.of("login:username", "a\u0000", "login:password", "x"),
+                                "login:submit",
+                                200,
+                                "This field contains a control character (U+0000) at position 2; remove it."))
                 .map(c -> DynamicTest.dynamicTest(c.name(), () -> screen(c)));
     }
 
     @TestFactory
     Stream<DynamicTest> screenAddresses() {
-        return Stream.of(DynamicTest.dynamicTest("screen: unknown id", () -> {
-            heartbeats();
-            Map<String, String> before = state();
-            Browser omarScreen = new Browser(URI.create(base.toString()));
-            omarScreen.login("omar", "demo");
-            HttpResponse<String> r = omarScreen.get("configurator.xhtml?id=99999999999999999999");
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(404);
-            assertThat(r.body()).contains("There is no such record. Pick one from the list.");
-            omarScreen.post("api/logout");
-            assertThat(state()).isEqualTo(before);
-        }));
+        return Stream.of(
+                DynamicTest.dynamicTest(
+                        "screen: unknown id",
+                        () -> {
+                            heartbeats();
+                            Map<String, String> before = state();
+                            Browser omarScreen = new Browser(URI.create(base.toString()));
+                            omarScreen.login("omar", "demo");
+                            HttpResponse<String> r =
+                                    omarScreen.get("configurator.xhtml?id=99999999999999999999");
+                            assertThat(r.statusCode()).as(r.body()).isEqualTo(404);
+                            assertThat(r.body())
+                                    .contains("There is no such record. Pick one from the list.");
+                            omarScreen.post("api/logout");
+                            assertThat(state()).isEqualTo(before);
+                        }));
     }
 
     private void screen(ScreenCase c) throws Exception {
@@ -347,36 +840,72 @@ public class HostileInputIT {
     void everyAnswerCarriesTheSecurityHeadersAndTheSessionCookieIsHttpOnlyAndSameSiteLax() {
         HttpResponse<String> page = send(null, "GET", "login.xhtml", Map.of(), null);
         String csp = page.headers().firstValue("Content-Security-Policy").orElseThrow();
-        java.util.regex.Matcher nonce = java.util.regex.Pattern.compile("'nonce-([^']+)'").matcher(csp);
+        java.util.regex.Matcher nonce =
+                java.util.regex.Pattern.compile("'nonce-([^']+)'").matcher(csp);
         assertThat(nonce.find()).as(csp).isTrue();
-        assertThat(csp).contains("default-src 'self'").contains("script-src 'self' 'nonce-")
-                .contains("frame-ancestors 'none'").contains("object-src 'none'").doesNotContain("unsafe");
-        assertThat(page.body()).as("no inline script without this answer's nonce")
-                .doesNotContainPattern("<script(?![^>]*nonce=\"" + java.util.regex.Pattern.quote(nonce.group(1))
-                        + "\")").doesNotContainPattern(" on[a-z]+=\"");
-        for (HttpResponse<String> r : List.of(page, send(null, "GET", "api/locks",
-                Map.of("Authorization", basic("sara", "demo")), null))) {
+        assertThat(csp)
+                .contains("default-src 'self'")
+                .contains("script-src 'self' 'nonce-")
+                .contains("frame-ancestors 'none'")
+                .contains("object-src 'none'")
+                .doesNotContain("unsafe");
+        assertThat(page.body())
+                .as("no inline script without this answer's nonce")
+                .doesNotContainPattern(
+                        "<script(?![^>]*nonce=\""
+                                + java.util.regex.Pattern.quote(nonce.group(1))
+                                + "\")")
+                .doesNotContainPattern(" on[a-z]+=\"");
+        for (HttpResponse<String> r :
+                List.of(
+                        page,
+                        send(
+                                null,
+                                "GET",
+                                "api/locks",
+                                Map.of("Authorization", basic("sara", "demo")),
+                                null))) {
             assertThat(r.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
             assertThat(r.headers().firstValue("X-Frame-Options")).contains("DENY");
             assertThat(r.headers().firstValue("Referrer-Policy")).contains("same-origin");
             assertThat(r.headers().firstValue("Server")).isEmpty();
             assertThat(r.headers().firstValue("X-Powered-By")).isEmpty();
         }
-        HttpResponse<String> api = send(null, "GET", "api/locks", Map.of("Authorization", basic("sara", "demo")),
-                null);
+        HttpResponse<String> api =
+                send(
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", basic("sara", "demo")),
+                        null);
         assertThat(api.headers().firstValue("Cache-Control")).contains("no-store");
-        String cookie = api.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID="))
-                .findFirst().orElseThrow();
+        String cookie =
+                api.headers().allValues("Set-Cookie").stream()
+                        .filter(c -> c.startsWith("JSESSIONID="))
+                        .findFirst()
+                        .orElseThrow();
         assertThat(cookie).contains("HttpOnly").contains("SameSite=Lax");
-        send(new Session(cookie.substring(0, cookie.indexOf(';'))), "POST", "api/logout", Map.of(), null);
+        send(
+                new Session(cookie.substring(0, cookie.indexOf(';'))),
+                "POST",
+                "api/logout",
+                Map.of(),
+                null);
 
-        HttpResponse<String> background = send(null, "POST", "api/locks/heartbeat",
-                Map.of("Sec-Fetch-Mode", "cors", "Sec-Fetch-Site", "same-origin"), null);
+        HttpResponse<String> background =
+                send(
+                        null,
+                        "POST",
+                        "api/locks/heartbeat",
+                        Map.of("Sec-Fetch-Mode", "cors", "Sec-Fetch-Site", "same-origin"),
+                        null);
         assertThat(background.statusCode()).isEqualTo(401);
         assertThat(background.headers().firstValue("WWW-Authenticate").orElseThrow())
-                .as("no password prompt over a page").doesNotStartWithIgnoringCase("Basic");
+                .as("no password prompt over a page")
+                .doesNotStartWithIgnoringCase("Basic");
         HttpResponse<String> script = send(null, "GET", "api/locks", Map.of(), null);
-        assertThat(script.headers().firstValue("WWW-Authenticate").orElseThrow()).startsWith("Basic");
+        assertThat(script.headers().firstValue("WWW-Authenticate").orElseThrow())
+                .startsWith("Basic");
     }
 
     // ---- the live stream ----
@@ -388,29 +917,50 @@ public class HostileInputIT {
         sara.login("sara", "demo");
         sara.get("configurators.xhtml");
         java.net.URI mine = sara.liveAddress().orElseThrow();
-        try (PageStream own = sara.openStream(m -> { })) {
+        try (PageStream own = sara.openStream(m -> {})) {
             assertThat(own.status()).isEqualTo(200);
             assertThat(own.header("content-type")).startsWith("text/event-stream");
             assertThat(own.header("cache-control")).isEqualTo("no-cache");
             assertThat(own.header("x-accel-buffering")).isEqualTo("no");
-            await("the stream stays open, kept alive").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+            await("the stream stays open, kept alive")
+                    .during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(3))
                     .until(() -> !own.endedByServer());
         }
 
         Browser omar = new Browser(at);
         omar.login("omar", "demo");
-        for (String cookie : java.util.Arrays.asList(omar.sessionId().orElseThrow(), null)) { // another user; nobody
-            try (PageStream stranger = PageStream.open(mine, cookie, Duration.ofSeconds(5), m -> { })) {
+        for (String cookie :
+                java.util.Arrays.asList(
+                        omar.sessionId().orElseThrow(), null)) { // another user; nobody
+            try (PageStream stranger =
+                    PageStream.open(mine, cookie, Duration.ofSeconds(5), m -> {})) {
                 assertThat(stranger.status()).isEqualTo(200);
-                await("a stranger's stream is told the tab is unknown and ended").atMost(Duration.ofSeconds(3))
+                await("a stranger's stream is told the tab is unknown and ended")
+                        .atMost(Duration.ofSeconds(3))
                         .until(stranger::endedByServer);
-                assertThat(stranger.messages()).singleElement().asString().contains("\"type\":\"unknown\"");
+                assertThat(stranger.messages())
+                        .singleElement()
+                        .asString()
+                        .contains("\"type\":\"unknown\"");
             }
         }
-        for (String tabs : List.of("", "not-a-token", "a,b", String.join(",", java.util.Collections.nCopies(65,
-                java.util.UUID.randomUUID().toString())))) {
-            HttpResponse<String> bad = send(new Session("JSESSIONID=" + sara.sessionId().orElseThrow()), "GET",
-                    "live?tabs=" + tabs, Map.of(), null);
+        for (String tabs :
+                List.of(
+                        "",
+                        "not-a-token",
+                        "a,b",
+                        String.join(
+                                ",",
+                                java.util.Collections.nCopies(
+                                        65, java.util.UUID.randomUUID().toString())))) {
+            HttpResponse<String> bad =
+                    send(
+                            new Session("JSESSIONID=" + sara.sessionId().orElseThrow()),
+                            "GET",
+                            "live?tabs=" + tabs,
+                            Map.of(),
+                            null);
             assertThat(bad.statusCode()).as(tabs).isEqualTo(400);
             assertThat(bad.body()).as(tabs).contains("tabs by their page");
         }
@@ -422,30 +972,65 @@ public class HostileInputIT {
         addUser(login, "editor");
         try {
             for (int i = 0; i < 5; i++) {
-                assertThat(send(null, "GET", "api/locks", Map.of("Authorization", basic(login, "wrong" + i)), null)
-                        .statusCode()).isEqualTo(401);
+                assertThat(
+                                send(
+                                                null,
+                                                "GET",
+                                                "api/locks",
+                                                Map.of("Authorization", basic(login, "wrong" + i)),
+                                                null)
+                                        .statusCode())
+                        .isEqualTo(401);
             }
-            HttpResponse<String> slowed = send(null, "GET", "api/locks",
-                    Map.of("Authorization", basic(login, "right-password")), null);
-            assertThat(slowed.statusCode()).as("even the right password waits its turn").isEqualTo(429);
+            HttpResponse<String> slowed =
+                    send(
+                            null,
+                            "GET",
+                            "api/locks",
+                            Map.of("Authorization", basic(login, "right-password")),
+                            null);
+            assertThat(slowed.statusCode())
+                    .as("even the right password waits its turn")
+                    .isEqualTo(429);
             assertThat(slowed.body()).contains("Too many failed logins");
-            assertThat(Integer.parseInt(slowed.headers().firstValue("Retry-After").orElseThrow())).isBetween(1, 60);
+            assertThat(Integer.parseInt(slowed.headers().firstValue("Retry-After").orElseThrow()))
+                    .isBetween(1, 60);
 
             Browser screen = new Browser(URI.create(base.toString()));
             screen.login(login, "right-password");
-            assertThat(screen.page()).as("the login screen says so too").contains("Too many failed logins");
+            assertThat(screen.page())
+                    .as("the login screen says so too")
+                    .contains("Too many failed logins");
 
             org.awaitility.Awaitility.await("a real user is kept out for seconds, not for long")
-                    .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> send(null, "GET", "api/locks", Map.of("Authorization", basic(login,
-                            "right-password")), null).statusCode() == 200);
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(
+                            () ->
+                                    send(
+                                                            null,
+                                                            "GET",
+                                                            "api/locks",
+                                                            Map.of(
+                                                                    "Authorization",
+                                                                    basic(login, "right-password")),
+                                                            null)
+                                                    .statusCode()
+                                            == 200);
 
             String unknown = "nobody" + System.nanoTime() % 1_000_000;
             for (int i = 0; i < 5; i++) {
                 send(null, "GET", "api/locks", Map.of("Authorization", basic(unknown, "x")), null);
             }
-            assertThat(send(null, "GET", "api/locks", Map.of("Authorization", basic(unknown, "x")), null)
-                    .statusCode()).as("an unknown user is slowed the same: the answer never tells who exists")
+            assertThat(
+                            send(
+                                            null,
+                                            "GET",
+                                            "api/locks",
+                                            Map.of("Authorization", basic(unknown, "x")),
+                                            null)
+                                    .statusCode())
+                    .as("an unknown user is slowed the same: the answer never tells who exists")
                     .isEqualTo(429);
         } finally {
             sql("delete from app_user where login = ?", login);
@@ -453,39 +1038,62 @@ public class HostileInputIT {
     }
 
     @org.junit.jupiter.api.Test
-    void aRoleTakenAwayStopsWorkingWithinTheRecheckTimeAndARemovedUserIsLoggedOut() throws Exception {
+    void aRoleTakenAwayStopsWorkingWithinTheRecheckTimeAndARemovedUserIsLoggedOut()
+            throws Exception {
         String login = "temp" + System.nanoTime() % 1_000_000;
         addUser(login, "admin");
         try {
-            HttpResponse<String> first = send(null, "GET", "api/locks/events?limit=1",
-                    Map.of("Authorization", basic(login, "right-password")), null);
+            HttpResponse<String> first =
+                    send(
+                            null,
+                            "GET",
+                            "api/locks/events?limit=1",
+                            Map.of("Authorization", basic(login, "right-password")),
+                            null);
             assertThat(first.statusCode()).isEqualTo(200);
-            Session admin = new Session(first.headers().allValues("Set-Cookie").stream()
-                    .filter(c -> c.startsWith("JSESSIONID=")).map(c -> c.substring(0, c.indexOf(';'))).findFirst()
-                    .orElseThrow());
+            Session admin =
+                    new Session(
+                            first.headers().allValues("Set-Cookie").stream()
+                                    .filter(c -> c.startsWith("JSESSIONID="))
+                                    .map(c -> c.substring(0, c.indexOf(';')))
+                                    .findFirst()
+                                    .orElseThrow());
             sql("update app_user_role set role = 'editor' where login = ?", login);
             org.awaitility.Awaitility.await("the admin role is gone within the recheck time")
                     .atMost(Duration.ofSeconds(TestSettings.ROLE_RECHECK_SECONDS + 3))
-                    .until(() -> send(admin, "GET", "api/locks/events?limit=1", Map.of(), null).statusCode() == 403);
-            assertThat(send(admin, "GET", "api/locks", Map.of(), null).statusCode()).as("still an editor")
+                    .until(
+                            () ->
+                                    send(admin, "GET", "api/locks/events?limit=1", Map.of(), null)
+                                                    .statusCode()
+                                            == 403);
+            assertThat(send(admin, "GET", "api/locks", Map.of(), null).statusCode())
+                    .as("still an editor")
                     .isEqualTo(200);
             sql("delete from app_user where login = ?", login);
             org.awaitility.Awaitility.await("a removed user's session ends")
                     .atMost(Duration.ofSeconds(TestSettings.ROLE_RECHECK_SECONDS + 3))
-                    .until(() -> send(admin, "GET", "api/locks", Map.of(), null).statusCode() == 401);
+                    .until(
+                            () ->
+                                    send(admin, "GET", "api/locks", Map.of(), null).statusCode()
+                                            == 401);
         } finally {
             sql("delete from app_user where login = ?", login);
         }
     }
 
     private static void addUser(String login, String role) throws Exception {
-        sql("insert into app_user (login, display_name, password_hash) values (?, ?, ?)", login, "Temp " + login,
-                com.editlock.launcher.AddUser.hash("right-password".toCharArray(), new java.security.SecureRandom()));
+        sql(
+                "insert into app_user (login, display_name, password_hash) values (?, ?, ?)",
+                login,
+                "Temp " + login,
+                com.editlock.launcher.AddUser.hash(
+                        "right-password".toCharArray(), new java.security.SecureRandom()));
         sql("insert into app_user_role (login, role) values (?, ?)", login, role);
     }
 
     private static void sql(String sql, Object... params) throws Exception {
-        try (Connection c = TestDatabase.connect(); var ps = c.prepareStatement(sql)) {
+        try (Connection c = TestDatabase.connect();
+                var ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
@@ -499,8 +1107,18 @@ public class HostileInputIT {
         all.add(new Case(name, () -> omar, "POST", "api/locks", json(), body, status, says));
     }
 
-    private void save(List<Case> all, String name, Object id, String body, int status, String says) {
-        all.add(new Case(name, () -> omar, "PUT", "api/configurators/" + id, json(), body, status, says));
+    private void save(
+            List<Case> all, String name, Object id, String body, int status, String says) {
+        all.add(
+                new Case(
+                        name,
+                        () -> omar,
+                        "PUT",
+                        "api/configurators/" + id,
+                        json(),
+                        body,
+                        status,
+                        says));
     }
 
     private void path(List<Case> all, String name, String path) {
@@ -512,66 +1130,99 @@ public class HostileInputIT {
     }
 
     private static String basic(String user, String password) {
-        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
-                .getBytes(StandardCharsets.UTF_8));
+        return "Basic "
+                + Base64.getEncoder()
+                        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     private Session login(String user) {
-        HttpResponse<String> r = send(null, "GET", "api/locks", Map.of("Authorization", basic(user, "demo")), null);
+        HttpResponse<String> r =
+                send(null, "GET", "api/locks", Map.of("Authorization", basic(user, "demo")), null);
         assertThat(r.statusCode()).isEqualTo(200);
-        String cookie = r.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID="))
-                .map(c -> c.substring(0, c.indexOf(';'))).findFirst().orElseThrow();
+        String cookie =
+                r.headers().allValues("Set-Cookie").stream()
+                        .filter(c -> c.startsWith("JSESSIONID="))
+                        .map(c -> c.substring(0, c.indexOf(';')))
+                        .findFirst()
+                        .orElseThrow();
         return new Session(cookie);
     }
 
     private void heartbeats() {
         sessions();
-        for (Session s : List.of(sara, omar, ada)) { // also keeps the sessions from timing out (10 s in the tests)
-            assertThat(send(s, "POST", "api/locks/heartbeat", Map.of(), null).statusCode()).isEqualTo(204);
+        for (Session s :
+                List.of(
+                        sara, omar,
+                        ada)) { // also keeps the sessions from timing out (10 s in the tests)
+            assertThat(send(s, "POST", "api/locks/heartbeat", Map.of(), null).statusCode())
+                    .isEqualTo(204);
         }
     }
 
-    private HttpResponse<String> send(Session as, String method, String path, Map<String, String> headers,
-            String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    private HttpResponse<String> send(
+            Session as, String method, String path, Map<String, String> headers, String body) {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         if (as != null) {
             b.header("Cookie", as.cookie());
         }
-        headers.forEach((k, v) -> {
-            if (!k.equals("X-Chunked")) {
-                b.header(k, v);
-            }
-        });
+        headers.forEach(
+                (k, v) -> {
+                    if (!k.equals("X-Chunked")) {
+                        b.header(k, v);
+                    }
+                });
         HttpRequest.BodyPublisher publisher;
         if (body == null) {
             publisher = HttpRequest.BodyPublishers.noBody();
         } else if (headers.containsKey("X-Chunked")) {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            publisher = HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes));
+            publisher =
+                    HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes));
         } else {
             publisher = HttpRequest.BodyPublishers.ofString(body);
         }
         try {
-            return http.send(b.method(method, publisher).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    b.method(method, publisher).build(), HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(method + " " + path + " failed: " + e, e);
         }
     }
 
     /**
-     * What must not change: every lock row, the configurator tables, the users, and the history apart from refusals
-     * (a refused lock request is audited as DENIED, on purpose).
+     * What must not change: every lock row, the configurator tables, the users, and the history
+     * apart from refusals (a refused lock request is audited as DENIED, on purpose).
      */
     private static Map<String, String> state() throws Exception {
         Map<String, String> state = new LinkedHashMap<>();
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
-            for (String table : List.of("app_lock", "configurator", "configurator_item", "item_filter",
-                    "configurator_variable", "aggregate_version", "app_user", "app_user_role")) {
-                state.put(table, digest(s, "select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) "
-                        + "from " + table + " t"));
+        try (Connection c = TestDatabase.connect();
+                Statement s = c.createStatement()) {
+            for (String table :
+                    List.of(
+                            "app_lock",
+                            "configurator",
+                            "configurator_item",
+                            "item_filter",
+                            "configurator_variable",
+                            "aggregate_version",
+                            "app_user",
+                            "app_user_role")) {
+                state.put(
+                        table,
+                        digest(
+                                s,
+                                "select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) "
+                                        + "from "
+                                        + table
+                                        + " t"));
             }
-            state.put("lock_event", digest(s, "select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) "
-                    + "from lock_event t where event_type <> 'DENIED'"));
+            state.put(
+                    "lock_event",
+                    digest(
+                            s,
+                            "select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) "
+                                    + "from lock_event t where event_type <> 'DENIED'"));
         }
         return state;
     }

@@ -11,15 +11,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How fast a release reaches open pages: {@value #VIEWERS} read-only pages of one configurator (each its own HTTP
- * session and its page's own live stream, as a browser holds it), then {@value #ROUNDS} times: the holder releases the
- * lock through the API, and every page's stream times the arrival of the news. Once with every page on the node where
- * the lock is released, once with half of them on a second node (two Payara Micro instances, Hazelcast off, one
- * embedded PostgreSQL). Run with {@code mvn -Pbench-live}; it prints a Markdown table. With
- * {@code -Dsoak.minutes=10} it then keeps four editing tabs of one browser open and active for that long and counts
- * spurious releases (there must be none).
+ * How fast a release reaches open pages: {@value #VIEWERS} read-only pages of one configurator
+ * (each its own HTTP session and its page's own live stream, as a browser holds it), then {@value
+ * #ROUNDS} times: the holder releases the lock through the API, and every page's stream times the
+ * arrival of the news. Once with every page on the node where the lock is released, once with half
+ * of them on a second node (two Payara Micro instances, Hazelcast off, one embedded PostgreSQL).
+ * Run with {@code mvn -Pbench-live}; it prints a Markdown table. With {@code -Dsoak.minutes=10} it
+ * then keeps four editing tabs of one browser open and active for that long and counts spurious
+ * releases (there must be none).
  *
- * <p>What is timed is the push reaching the page; the page then re-renders its lock area with one Ajax request.
+ * <p>What is timed is the push reaching the page; the page then re-renders its lock area with one
+ * Ajax request.
  */
 public final class LiveBenchmark {
 
@@ -30,23 +32,37 @@ public final class LiveBenchmark {
         Path war = Path.of(System.getProperty("editlock.war"));
         Path logs = war.getParent();
         try (EmbeddedDatabase db = EmbeddedDatabase.throwAway()) {
-            List<String> jvm = List.of("-Xmx512m", "-Dlocks.db.url=" + db.jdbcUrl(), "-Dlocks.db.user=" + db.user(),
-                    "-Dlocks.db.password=" + db.password(), "-Dlocks.demo.data=true");
+            List<String> jvm =
+                    List.of(
+                            "-Xmx512m",
+                            "-Dlocks.db.url=" + db.jdbcUrl(),
+                            "-Dlocks.db.user=" + db.user(),
+                            "-Dlocks.db.password=" + db.password(),
+                            "-Dlocks.demo.data=true");
             List<PayaraNode> nodes = new ArrayList<>();
             try {
                 for (int i = 0; i < 2; i++) {
-                    nodes.add(PayaraNode.start(Path.of(System.getProperty("payara.microJar")), war,
-                            Path.of(System.getProperty("editlock.serverConfig")), 18_280 + i, jvm,
-                            logs.resolve("bench-live-node-" + (i + 1) + ".log")));
+                    nodes.add(
+                            PayaraNode.start(
+                                    Path.of(System.getProperty("payara.microJar")),
+                                    war,
+                                    Path.of(System.getProperty("editlock.serverConfig")),
+                                    18_280 + i,
+                                    jvm,
+                                    logs.resolve("bench-live-node-" + (i + 1) + ".log")));
                 }
                 for (PayaraNode node : nodes) {
                     node.awaitServing(Duration.ofMinutes(3));
                 }
-                System.out.printf("%nA release reaching %d open read-only pages (%d rounds), %d cores%n%n", VIEWERS,
-                        ROUNDS, Runtime.getRuntime().availableProcessors());
+                System.out.printf(
+                        "%nA release reaching %d open read-only pages (%d rounds), %d cores%n%n",
+                        VIEWERS, ROUNDS, Runtime.getRuntime().availableProcessors());
                 System.out.println("| pages on | samples | p50 ms | p99 ms | max ms |");
                 System.out.println("|---|---:|---:|---:|---:|");
-                row("one node (the releasing one)", PageBenchmarks.fanOut(nodes.get(0), List.of(nodes.get(0)), 1, VIEWERS, ROUNDS));
+                row(
+                        "one node (the releasing one)",
+                        PageBenchmarks.fanOut(
+                                nodes.get(0), List.of(nodes.get(0)), 1, VIEWERS, ROUNDS));
                 List<Long> both = PageBenchmarks.fanOut(nodes.get(0), nodes, 2, VIEWERS, ROUNDS);
                 row("two nodes, half on the other one", both);
                 int minutes = Integer.getInteger("soak.minutes", 0);
@@ -62,24 +78,39 @@ public final class LiveBenchmark {
     private static void row(String label, List<Long> micros) {
         List<Long> sorted = new ArrayList<>(micros);
         Collections.sort(sorted);
-        System.out.printf("| %s | %d | %.0f | %.0f | %.0f |%n", label, sorted.size(), at(sorted, 0.50) / 1000.0,
-                at(sorted, 0.99) / 1000.0, sorted.get(sorted.size() - 1) / 1000.0);
+        System.out.printf(
+                "| %s | %d | %.0f | %.0f | %.0f |%n",
+                label,
+                sorted.size(),
+                at(sorted, 0.50) / 1000.0,
+                at(sorted, 0.99) / 1000.0,
+                sorted.get(sorted.size() - 1) / 1000.0);
     }
 
     private static long at(List<Long> sorted, double quantile) {
-        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(quantile * sorted.size()) - 1));
+        return sorted.get(
+                Math.min(sorted.size() - 1, (int) Math.ceil(quantile * sorted.size()) - 1));
     }
 
     /**
-     * No lock is released while its holder's tab is open, connected and active: one browser with four editing tabs
-     * (a configurator, a variables page, two items' filters), typing in each in turn, for {@code length}; then every
-     * lock must still be held under its first fencing token, and the history must show no release of any of them.
+     * No lock is released while its holder's tab is open, connected and active: one browser with
+     * four editing tabs (a configurator, a variables page, two items' filters), typing in each in
+     * turn, for {@code length}; then every lock must still be held under its first fencing token,
+     * and the history must show no release of any of them.
      */
     private static void soak(PayaraNode node, Duration length) throws Exception {
-        List<String> pages = List.of("configurator.xhtml?id=3", "variables.xhtml?id=4", "filters.xhtml?id=1",
-                "filters.xhtml?id=5");
-        List<String> resources = List.of("configurator:3", "configurator:4:variables", "item:1:filters",
-                "item:5:filters");
+        List<String> pages =
+                List.of(
+                        "configurator.xhtml?id=3",
+                        "variables.xhtml?id=4",
+                        "filters.xhtml?id=1",
+                        "filters.xhtml?id=5");
+        List<String> resources =
+                List.of(
+                        "configurator:3",
+                        "configurator:4:variables",
+                        "item:1:filters",
+                        "item:5:filters");
         Browser ada = new Browser(URI.create(node.url())).basic("ada", "demo");
         var browser = Chromium.start();
         try {
@@ -104,7 +135,9 @@ public final class LiveBenchmark {
             while (System.nanoTime() < end) {
                 for (String tab : tabs) {
                     browser.switchTo().window(tab);
-                    new org.openqa.selenium.interactions.Actions(browser).moveByOffset(1, 1).moveByOffset(-1, -1)
+                    new org.openqa.selenium.interactions.Actions(browser)
+                            .moveByOffset(1, 1)
+                            .moveByOffset(-1, -1)
                             .perform();
                     keystrokes++;
                     TimeUnit.SECONDS.sleep(5); // a person reading, then moving on to the next tab
@@ -112,15 +145,23 @@ public final class LiveBenchmark {
             }
             int spurious = 0;
             for (int i = 0; i < resources.size(); i++) {
-                Long now = ada.get("api/locks/" + resources.get(i)).statusCode() == 200 ? token(ada, resources.get(i))
-                        : null;
+                Long now =
+                        ada.get("api/locks/" + resources.get(i)).statusCode() == 200
+                                ? token(ada, resources.get(i))
+                                : null;
                 if (!tokens.get(i).equals(now)) {
                     spurious++;
-                    System.out.println("SPURIOUS RELEASE: " + resources.get(i) + " token " + tokens.get(i) + " -> "
-                            + now);
+                    System.out.println(
+                            "SPURIOUS RELEASE: "
+                                    + resources.get(i)
+                                    + " token "
+                                    + tokens.get(i)
+                                    + " -> "
+                                    + now);
                 }
             }
-            System.out.printf("%nSoak: %d tabs editing for %d min, %d activity moves: %d spurious releases%n",
+            System.out.printf(
+                    "%nSoak: %d tabs editing for %d min, %d activity moves: %d spurious releases%n",
                     tabs.size(), length.toMinutes(), keystrokes, spurious);
         } finally {
             Chromium.quit(browser);
@@ -130,8 +171,10 @@ public final class LiveBenchmark {
     private static long token(Browser admin, String resource) {
         var response = admin.get("api/locks/" + resource);
         require(response.statusCode() == 200, resource + " is not held");
-        return jakarta.json.Json.createReader(new java.io.StringReader(response.body())).readObject()
-                .getJsonNumber("token").longValue();
+        return jakarta.json.Json.createReader(new java.io.StringReader(response.body()))
+                .readObject()
+                .getJsonNumber("token")
+                .longValue();
     }
 
     private static void require(boolean condition, String what) {

@@ -17,10 +17,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * A page's live stream as the page's worker holds it ({@code GET /live?tabs=…}, {@code text/event-stream}), read
- * message by message on a thread of its own. A socket of its own (not {@code java.net.http}, whose pool keeps a
- * connection open after its body is closed), so that {@link #close()} cuts the connection as a closing or crashing
- * browser does. A stream has no goodbye of its own: a polite leave is the page's {@code tab-left} beacon.
+ * A page's live stream as the page's worker holds it ({@code GET /live?tabs=…}, {@code
+ * text/event-stream}), read message by message on a thread of its own. A socket of its own (not
+ * {@code java.net.http}, whose pool keeps a connection open after its body is closed), so that
+ * {@link #close()} cuts the connection as a closing or crashing browser does. A stream has no
+ * goodbye of its own: a polite leave is the page's {@code tab-left} beacon.
  */
 public final class PageStream implements AutoCloseable {
 
@@ -31,7 +32,8 @@ public final class PageStream implements AutoCloseable {
     private volatile boolean closed;
     private volatile boolean ended;
 
-    private PageStream(Socket socket, BufferedReader in, Consumer<String> onMessage) throws IOException {
+    private PageStream(Socket socket, BufferedReader in, Consumer<String> onMessage)
+            throws IOException {
         this.socket = socket;
         String statusLine = in.readLine();
         if (statusLine == null) {
@@ -40,43 +42,66 @@ public final class PageStream implements AutoCloseable {
         status = Integer.parseInt(statusLine.split(" ")[1]);
         for (String h = in.readLine(); h != null && !h.isEmpty(); h = in.readLine()) {
             int colon = h.indexOf(':');
-            headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
+            headers.put(
+                    h.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    h.substring(colon + 1).trim());
         }
-        Thread reader = new Thread(() -> {
-            try {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    if (line.startsWith("data: ")) {
-                        messages.add(line.substring(6));
-                        onMessage.accept(line.substring(6));
-                    }
-                }
-            } catch (IOException e) {
-                // cut (by us), or the server went away
-            }
-            ended = true;
-        }, "page-stream-reader");
+        Thread reader =
+                new Thread(
+                        () -> {
+                            try {
+                                for (String line = in.readLine();
+                                        line != null;
+                                        line = in.readLine()) {
+                                    if (line.startsWith("data: ")) {
+                                        messages.add(line.substring(6));
+                                        onMessage.accept(line.substring(6));
+                                    }
+                                }
+                            } catch (IOException e) {
+                                // cut (by us), or the server went away
+                            }
+                            ended = true;
+                        },
+                        "page-stream-reader");
         reader.setDaemon(true);
         reader.start();
     }
 
     /**
-     * Opens {@code address} with the session cookie {@code sessionId} (may be null), waiting at most {@code timeout}
-     * for the answer's head; the caller sees a refused stream by its status.
+     * Opens {@code address} with the session cookie {@code sessionId} (may be null), waiting at
+     * most {@code timeout} for the answer's head; the caller sees a refused stream by its status.
      */
-    public static PageStream open(URI address, String sessionId, Duration timeout, Consumer<String> onMessage)
+    public static PageStream open(
+            URI address, String sessionId, Duration timeout, Consumer<String> onMessage)
             throws IOException {
         Socket socket = new Socket();
         try {
-            socket.connect(new InetSocketAddress(address.getHost(), address.getPort()), (int) timeout.toMillis());
+            socket.connect(
+                    new InetSocketAddress(address.getHost(), address.getPort()),
+                    (int) timeout.toMillis());
             socket.setSoTimeout((int) timeout.toMillis());
             OutputStream out = socket.getOutputStream();
-            out.write(("GET " + address.getRawPath() + (address.getRawQuery() == null ? "" : "?"
-                    + address.getRawQuery()) + " HTTP/1.1\r\nHost: " + address.getHost() + ":" + address.getPort()
-                    + "\r\nAccept: text/event-stream\r\n" + (sessionId == null ? "" : "Cookie: JSESSIONID="
-                    + sessionId + "\r\n") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(
+                    ("GET "
+                                    + address.getRawPath()
+                                    + (address.getRawQuery() == null
+                                            ? ""
+                                            : "?" + address.getRawQuery())
+                                    + " HTTP/1.1\r\nHost: "
+                                    + address.getHost()
+                                    + ":"
+                                    + address.getPort()
+                                    + "\r\nAccept: text/event-stream\r\n"
+                                    + (sessionId == null
+                                            ? ""
+                                            : "Cookie: JSESSIONID=" + sessionId + "\r\n")
+                                    + "\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                    StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(
+                            new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             PageStream stream = new PageStream(socket, in, onMessage);
             socket.setSoTimeout(0); // the stream stays open; keep-alives come every second
             return stream;

@@ -14,37 +14,42 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
- * The faults, each against a running {@link Cluster}, each leaving the cluster as it found it (both nodes up, the
- * database up): the two-node torture, a node killed while its users hold locks, the database stopped under load, and a
- * node stopped with Ctrl-C (SIGTERM) while its users hold locks. Used by {@code ReliabilityIT} (short forms, in
- * {@code mvn verify}) and by {@code mvn -Preliability} (the long forms, with a table of figures).
+ * The faults, each against a running {@link Cluster}, each leaving the cluster as it found it (both
+ * nodes up, the database up): the two-node torture, a node killed while its users hold locks, the
+ * database stopped under load, and a node stopped with Ctrl-C (SIGTERM) while its users hold locks.
+ * Used by {@code ReliabilityIT} (short forms, in {@code mvn verify}) and by {@code mvn
+ * -Preliability} (the long forms, with a table of figures).
  */
 final class Reliability {
 
-    private Reliability() {
-    }
+    private Reliability() {}
 
     // ---- node kill ----
 
-    record NodeKill(int locks, Duration allFreed, long survivorRequests, long survivorFailures) {
-    }
+    record NodeKill(int locks, Duration allFreed, long survivorRequests, long survivorFailures) {}
 
     /**
-     * Users on node 0 hold the locks (48 per session); all renew at once, then node 0 is killed with
-     * {@code kill -9}. Node 1 keeps serving (a user there takes and releases other locks the whole time), and every lock
-     * of the dead node must be gone within lease + sweep. Node 0 is started again at the end.
+     * Users on node 0 hold the locks (48 per session); all renew at once, then node 0 is killed
+     * with {@code kill -9}. Node 1 keeps serving (a user there takes and releases other locks the
+     * whole time), and every lock of the dead node must be gone within lease + sweep. Node 0 is
+     * started again at the end.
      */
-    static NodeKill nodeKill(Cluster cluster, List<String> held, List<String> others, Runnable beforeKill)
+    static NodeKill nodeKill(
+            Cluster cluster, List<String> held, List<String> others, Runnable beforeKill)
             throws Exception {
         List<ApiClient> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicBoolean beating = new AtomicBoolean(true);
-        CompletableFuture<Void> heartbeats = CompletableFuture.runAsync(() -> { // the users' pages keep their leases
-            while (beating.get()) {
-                sessions.forEach(ApiClient::heartbeat);
-                sleep(1_000);
-            }
-        });
-        for (int i = 0; i < held.size(); i += 48) { // 12 whole configurators with their sub-pages per session
+        CompletableFuture<Void> heartbeats =
+                CompletableFuture.runAsync(
+                        () -> { // the users' pages keep their leases
+                            while (beating.get()) {
+                                sessions.forEach(ApiClient::heartbeat);
+                                sleep(1_000);
+                            }
+                        });
+        for (int i = 0;
+                i < held.size();
+                i += 48) { // 12 whole configurators with their sub-pages per session
             ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
             expect(s.login(i % 96 == 0 ? "sara" : "omar", "demo"), 200, "login on node 1");
             for (String key : held.subList(i, Math.min(held.size(), i + 48))) {
@@ -55,21 +60,24 @@ final class Reliability {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong requests = new AtomicLong();
         AtomicLong failures = new AtomicLong();
-        CompletableFuture<Void> survivor = CompletableFuture.runAsync(() -> {
-            ApiClient s = new ApiClient(cluster.uri(1), Duration.ofSeconds(10));
-            if (s.login("ada", "demo").status() != 200) {
-                failures.incrementAndGet();
-            }
-            for (int i = 0; running.get(); i++) {
-                String key = others.get(i % others.size());
-                ApiClient.Answer a = s.acquire(key, "WRITE");
-                ApiClient.Answer r = s.release(key);
-                requests.addAndGet(2);
-                if ((a.status() != 201 && a.status() != 409) || (a.status() == 201 && r.status() != 204)) {
-                    failures.incrementAndGet();
-                }
-            }
-        });
+        CompletableFuture<Void> survivor =
+                CompletableFuture.runAsync(
+                        () -> {
+                            ApiClient s = new ApiClient(cluster.uri(1), Duration.ofSeconds(10));
+                            if (s.login("ada", "demo").status() != 200) {
+                                failures.incrementAndGet();
+                            }
+                            for (int i = 0; running.get(); i++) {
+                                String key = others.get(i % others.size());
+                                ApiClient.Answer a = s.acquire(key, "WRITE");
+                                ApiClient.Answer r = s.release(key);
+                                requests.addAndGet(2);
+                                if ((a.status() != 201 && a.status() != 409)
+                                        || (a.status() == 201 && r.status() != 204)) {
+                                    failures.incrementAndGet();
+                                }
+                            }
+                        });
         beforeKill.run();
         beating.set(false);
         heartbeats.join();
@@ -95,37 +103,58 @@ final class Reliability {
 
     // ---- database outage ----
 
-    record Outage(Duration down, ClusterTorture.Result load, long slowest503Millis, Duration healthDown,
-            Duration healthUp, Duration firstGrants, Duration lapsedSwept) {
-    }
+    record Outage(
+            Duration down,
+            ClusterTorture.Result load,
+            long slowest503Millis,
+            Duration healthDown,
+            Duration healthUp,
+            Duration firstGrants,
+            Duration lapsedSwept) {}
 
     /**
-     * The torture runs on both nodes while PostgreSQL is stopped for {@code down} and started again: during the outage
-     * (and until {@link ClusterTorture#AFTER_OUTAGE} after the database accepts connections again, never outside it)
-     * every call must be a {@code 503} with {@code Retry-After} within 2 s and nothing may be granted twice (the
-     * checker judges the whole run); afterwards each node must report {@code UP} again, grant again, and the sweep must
-     * remove the leases that ran out during the outage — all without a restart.
+     * The torture runs on both nodes while PostgreSQL is stopped for {@code down} and started
+     * again: during the outage (and until {@link ClusterTorture#AFTER_OUTAGE} after the database
+     * accepts connections again, never outside it) every call must be a {@code 503} with {@code
+     * Retry-After} within 2 s and nothing may be granted twice (the checker judges the whole run);
+     * afterwards each node must report {@code UP} again, grant again, and the sweep must remove the
+     * leases that ran out during the outage — all without a restart.
      */
-    static Outage outage(Cluster cluster, List<String> keys, Duration down, int clients, long seed,
-            Runnable duringOutage) throws Exception {
-        ClusterTorture torture = new ClusterTorture(cluster, keys, new ClusterTorture.Plan(clients, Long.MAX_VALUE,
-                down.plusSeconds(25), seed, true));
-        CompletableFuture<ClusterTorture.Result> load = CompletableFuture.supplyAsync(() -> {
-            try {
-                return torture.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        List<String> probeKeys = cluster.addConfigurators(cluster.size()).stream()
-                .filter(k -> k.startsWith("configurator:") && k.split(":").length == 2).toList();
+    static Outage outage(
+            Cluster cluster,
+            List<String> keys,
+            Duration down,
+            int clients,
+            long seed,
+            Runnable duringOutage)
+            throws Exception {
+        ClusterTorture torture =
+                new ClusterTorture(
+                        cluster,
+                        keys,
+                        new ClusterTorture.Plan(
+                                clients, Long.MAX_VALUE, down.plusSeconds(25), seed, true));
+        CompletableFuture<ClusterTorture.Result> load =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return torture.run();
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
+        List<String> probeKeys =
+                cluster.addConfigurators(cluster.size()).stream()
+                        .filter(k -> k.startsWith("configurator:") && k.split(":").length == 2)
+                        .toList();
         Thread.sleep(5_000);
         torture.outageBegins();
         cluster.stopDatabase();
         long stopped = System.nanoTime();
         Duration healthDown = null;
         ApiClient monitor = new ApiClient(cluster.uri(0), Duration.ofSeconds(5));
-        while (healthDown == null && System.nanoTime() - stopped < Duration.ofSeconds(10).toNanos()) {
+        while (healthDown == null
+                && System.nanoTime() - stopped < Duration.ofSeconds(10).toNanos()) {
             if (monitor.send("GET", "health/ready", null).status() == 503) {
                 healthDown = Duration.ofNanos(System.nanoTime() - stopped);
             } else {
@@ -133,7 +162,11 @@ final class Reliability {
             }
         }
         duringOutage.run();
-        Thread.sleep(Math.max(0, down.toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
+        Thread.sleep(
+                Math.max(
+                        0,
+                        down.toMillis()
+                                - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
         cluster.startDatabase(); // returns once it accepts connections
         torture.outageEnds();
         long back = System.nanoTime();
@@ -156,7 +189,10 @@ final class Reliability {
                         }
                     }
                     if (probes[n] != null) {
-                        String key = probeKeys.get(n); // not the torture's: its checker owns every grant of those
+                        String key =
+                                probeKeys.get(
+                                        n); // not the torture's: its checker owns every grant of
+                        // those
                         ApiClient.Answer a = probes[n].acquire(key, "READ");
                         if (a.status() == 201 || a.status() == 409) {
                             grantedOn[n] = true;
@@ -187,22 +223,35 @@ final class Reliability {
             }
         }
         ClusterTorture.Result result = load.get();
-        System.out.println("Slowest 503: " + torture.slowest503What() + "; nodes alive: "
-                + java.util.stream.IntStream.range(0, cluster.size()).mapToObj(n -> cluster.node(n).isAlive()).toList()
-                + "; login pages: " + java.util.stream.IntStream.range(0, cluster.size()).mapToObj(n ->
-                new ApiClient(cluster.uri(n), Duration.ofSeconds(5)).send("GET", "login.xhtml", null).status()
-                        + " " + cluster.uri(n)).toList());
-        return new Outage(down, result, torture.slowest503Millis(), healthDown, healthUp, granted, swept);
+        System.out.println(
+                "Slowest 503: "
+                        + torture.slowest503What()
+                        + "; nodes alive: "
+                        + java.util.stream.IntStream.range(0, cluster.size())
+                                .mapToObj(n -> cluster.node(n).isAlive())
+                                .toList()
+                        + "; login pages: "
+                        + java.util.stream.IntStream.range(0, cluster.size())
+                                .mapToObj(
+                                        n ->
+                                                new ApiClient(cluster.uri(n), Duration.ofSeconds(5))
+                                                                .send("GET", "login.xhtml", null)
+                                                                .status()
+                                                        + " "
+                                                        + cluster.uri(n))
+                                .toList());
+        return new Outage(
+                down, result, torture.slowest503Millis(), healthDown, healthUp, granted, swept);
     }
 
     // ---- Ctrl-C ----
 
-    record Shutdown(int locks, long releasedAtShutdown, long leftAfterShutdown, Duration restart) {
-    }
+    record Shutdown(int locks, long releasedAtShutdown, long leftAfterShutdown, Duration restart) {}
 
     /**
-     * Users on node 0 hold {@code held}; node 0 is stopped as Ctrl-C stops it (SIGTERM: Payara shuts down, sessions
-     * end). What the shutdown released, what it left, and how long after the node is started again every one is gone.
+     * Users on node 0 hold {@code held}; node 0 is stopped as Ctrl-C stops it (SIGTERM: Payara
+     * shuts down, sessions end). What the shutdown released, what it left, and how long after the
+     * node is started again every one is gone.
      */
     static Shutdown ctrlC(Cluster cluster, List<String> held) throws Exception {
         ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
@@ -214,8 +263,10 @@ final class Reliability {
         cluster.node(0).stop();
         long left = count(cluster, held);
         long released;
-        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement(
-                "select count(*) from lock_event where id > ? and event_type = 'SESSION_ENDED'")) {
+        try (Connection c = cluster.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select count(*) from lock_event where id > ? and event_type = 'SESSION_ENDED'")) {
             ps.setLong(1, mark);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -225,7 +276,8 @@ final class Reliability {
         long restarting = System.nanoTime();
         cluster.startNode(0);
         Duration restart = Duration.ofNanos(System.nanoTime() - restarting);
-        while (count(cluster, held) > 0) { // left by a shutdown that could not release: the sweep's, after the lease
+        while (count(cluster, held)
+                > 0) { // left by a shutdown that could not release: the sweep's, after the lease
             Thread.sleep(50);
         }
         return new Shutdown(held.size(), released, left, restart);
@@ -233,143 +285,240 @@ final class Reliability {
 
     // ---- Tab churn ----
 
-    record Churn(long tabs, Map<String, Long> routes, long streamsRefused, long answersChecked,
-            List<String> corrupted, List<String> containerFailures) {
+    record Churn(
+            long tabs,
+            Map<String, Long> routes,
+            long streamsRefused,
+            long answersChecked,
+            List<String> corrupted,
+            List<String> containerFailures) {
 
-        /** Nothing wrong: every stream opened, every answer right, no request failed inside the container. */
+        /**
+         * Nothing wrong: every stream opened, every answer right, no request failed inside the
+         * container.
+         */
         boolean clean() {
             return streamsRefused == 0 && corrupted.isEmpty() && containerFailures.isEmpty();
         }
 
         String summary() {
-            return String.format(Locale.ROOT, "%,d tabs %s, %d streams refused, %,d answers checked, %d corrupted, "
-                    + "%d container-failure lines in the node logs", tabs, routes, streamsRefused, answersChecked,
-                    corrupted.size(), containerFailures.size());
+            return String.format(
+                    Locale.ROOT,
+                    "%,d tabs %s, %d streams refused, %,d answers checked, %d corrupted, "
+                            + "%d container-failure lines in the node logs",
+                    tabs,
+                    routes,
+                    streamsRefused,
+                    answersChecked,
+                    corrupted.size(),
+                    containerFailures.size());
         }
     }
 
-    /** How soon a churned page of the watched record must hear of a change (the admin changes it without pause). */
+    /**
+     * How soon a churned page of the watched record must hear of a change (the admin changes it
+     * without pause).
+     */
     static final Duration PUSH_BOUND = Duration.ofSeconds(3);
 
     /** How a churned tab ends (docs/live-channel.md). */
-    static final List<String> ROUTES = List.of("cut off", "polite leave", "open across a logout",
-            "open across Done", "open across Save");
+    static final List<String> ROUTES =
+            List.of(
+                    "cut off",
+                    "polite leave",
+                    "open across a logout",
+                    "open across Done",
+                    "open across Save");
 
     /**
-     * Tabs opening and ending by every route while every lock change is told to them: three sessions open pages,
-     * each with its live stream, and end them in turn — cut off (no goodbye), politely (the goodbye beacon), left
-     * open while the session logs out, left open while the page's Done or Save navigates away — over and over, on
-     * both nodes, while an admin acquires and releases the watched record (every change told to the open tabs) and
-     * three API clients read {@code /api/locks}. Returns the answers that were not a lock list, pages of the
-     * watched record that heard no news within {@link #PUSH_BOUND}, and the node logs' lines of requests that failed
-     * inside the container.
+     * Tabs opening and ending by every route while every lock change is told to them: three
+     * sessions open pages, each with its live stream, and end them in turn — cut off (no goodbye),
+     * politely (the goodbye beacon), left open while the session logs out, left open while the
+     * page's Done or Save navigates away — over and over, on both nodes, while an admin acquires
+     * and releases the watched record (every change told to the open tabs) and three API clients
+     * read {@code /api/locks}. Returns the answers that were not a lock list, pages of the watched
+     * record that heard no news within {@link #PUSH_BOUND}, and the node logs' lines of requests
+     * that failed inside the container.
      */
     static Churn tabChurn(Cluster cluster, String watched, Duration during) throws Exception {
         String id = watched.split(":")[1];
-        List<String> editable = cluster.addConfigurators(3).stream().filter(k -> k.matches("configurator:\\d+"))
-                .toList();
-        long[] logFrom = {java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))};
+        List<String> editable =
+                cluster.addConfigurators(3).stream()
+                        .filter(k -> k.matches("configurator:\\d+"))
+                        .toList();
+        long[] logFrom = {
+            java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))
+        };
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong tabs = new AtomicLong();
         Map<String, AtomicLong> routes = new java.util.concurrent.ConcurrentHashMap<>();
         AtomicLong refused = new AtomicLong();
         AtomicLong checked = new AtomicLong();
-        java.util.concurrent.ConcurrentLinkedQueue<String> corrupted = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.ConcurrentLinkedQueue<String> corrupted =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
         List<CompletableFuture<Void>> work = new ArrayList<>();
-        work.add(CompletableFuture.runAsync(() -> {
-            ApiClient ada = new ApiClient(cluster.uri(0), Duration.ofSeconds(10));
-            ada.login("ada", "demo");
-            while (running.get()) {
-                ada.acquire(watched, "WRITE");
-                ada.release(watched);
-            }
-            ada.logout();
-        }));
+        work.add(
+                CompletableFuture.runAsync(
+                        () -> {
+                            ApiClient ada = new ApiClient(cluster.uri(0), Duration.ofSeconds(10));
+                            ada.login("ada", "demo");
+                            while (running.get()) {
+                                ada.acquire(watched, "WRITE");
+                                ada.release(watched);
+                            }
+                            ada.logout();
+                        }));
         for (int t = 0; t < 3; t++) {
             java.net.URI node = cluster.uri(t % 2);
             String mine = editable.get(t).split(":")[1];
-            work.add(CompletableFuture.runAsync(() -> {
-                Browser b = new Browser(node);
-                b.login("sara", "demo");
-                while (running.get()) {
-                    long n = tabs.incrementAndGet();
-                    String route = ROUTES.get((int) (n % ROUTES.size()));
-                    boolean editing = route.endsWith("Done") || route.endsWith("Save");
-                    b.get(editing ? "configurator.xhtml?id=" + mine : "configurator.xhtml?view=true&id=" + id);
-                    if (b.liveAddress().isEmpty() || editing && !b.page().contains("data-editing=\"true\"")) {
-                        corrupted.add("a page without its stream or its lock: " + b.page().substring(0,
-                                Math.min(160, b.page().length())));
-                        b.login("sara", "demo");
-                        continue;
-                    }
-                    PageStream stream;
-                    AtomicLong told = new AtomicLong();
-                    try {
-                        stream = b.openStream(m -> told.addAndGet(m.contains("\"type\":\"unknown\"")
-                                ? 1_000_000 : 1)); // a stranger's answer, not news
-                    } catch (Exception e) {
-                        refused.incrementAndGet();
-                        continue;
-                    }
-                    if (stream.status() != 200) {
-                        refused.incrementAndGet();
-                        stream.close();
-                        continue;
-                    }
-                    sleep(20);
-                    if (!editing) { // the watched record changes all the time: its open page must be told
-                        long until = System.nanoTime() + PUSH_BOUND.toNanos();
-                        while (told.get() == 0 && System.nanoTime() < until) {
-                            sleep(10);
-                        }
-                        if (told.get() >= 1_000_000) {
-                            corrupted.add(route + ": the page's own stream was told its tab is unknown");
-                        } else if (told.get() == 0) {
-                            corrupted.add(route + ": no news reached a page of the watched record within "
-                                    + PUSH_BOUND.toMillis() + " ms while its lock changed many times a second");
-                        }
-                    }
-                    routes.computeIfAbsent(route, r -> new AtomicLong()).incrementAndGet();
-                    switch (route) {
-                        case "cut off" -> stream.close();
-                        case "polite leave" -> {
-                            b.post("tab-left?view=" + b.viewToken().orElseThrow());
-                            stream.close();
-                        }
-                        case "open across a logout" -> {
-                            b.post("api/logout"); // the session ends with the tab open
-                            b.login("sara", "demo");
-                            stream.close();
-                        }
-                        default -> {
-                            var r = b.submit("edit", Map.of(), route.endsWith("Done") ? "edit:done" : "edit:save");
-                            if (r.statusCode() != 200 || !b.page().contains(route.endsWith("Done")
-                                    ? "You are no longer editing" : "Saved \u201c")) {
-                                corrupted.add(route + ": " + r.statusCode() + " " + b.page().substring(0,
-                                        Math.min(160, b.page().length())));
-                            }
-                            stream.close();
-                        }
-                    }
-                }
-                b.post("api/logout");
-            }));
+            work.add(
+                    CompletableFuture.runAsync(
+                            () -> {
+                                Browser b = new Browser(node);
+                                b.login("sara", "demo");
+                                while (running.get()) {
+                                    long n = tabs.incrementAndGet();
+                                    String route = ROUTES.get((int) (n % ROUTES.size()));
+                                    boolean editing =
+                                            route.endsWith("Done") || route.endsWith("Save");
+                                    b.get(
+                                            editing
+                                                    ? "configurator.xhtml?id=" + mine
+                                                    : "configurator.xhtml?view=true&id=" + id);
+                                    if (b.liveAddress().isEmpty()
+                                            || editing
+                                                    && !b.page()
+                                                            .contains("data-editing=\"true\"")) {
+                                        corrupted.add(
+                                                "a page without its stream or its lock: "
+                                                        + b.page()
+                                                                .substring(
+                                                                        0,
+                                                                        Math.min(
+                                                                                160,
+                                                                                b.page()
+                                                                                        .length())));
+                                        b.login("sara", "demo");
+                                        continue;
+                                    }
+                                    PageStream stream;
+                                    AtomicLong told = new AtomicLong();
+                                    try {
+                                        stream =
+                                                b.openStream(
+                                                        m ->
+                                                                told.addAndGet(
+                                                                        m.contains(
+                                                                                        "\"type\":\"unknown\"")
+                                                                                ? 1_000_000
+                                                                                : 1)); // a
+                                        // stranger's
+                                        // answer,
+                                        // not news
+                                    } catch (Exception e) {
+                                        refused.incrementAndGet();
+                                        continue;
+                                    }
+                                    if (stream.status() != 200) {
+                                        refused.incrementAndGet();
+                                        stream.close();
+                                        continue;
+                                    }
+                                    sleep(20);
+                                    if (!editing) { // the watched record changes all the time: its
+                                        // open page must be told
+                                        long until = System.nanoTime() + PUSH_BOUND.toNanos();
+                                        while (told.get() == 0 && System.nanoTime() < until) {
+                                            sleep(10);
+                                        }
+                                        if (told.get() >= 1_000_000) {
+                                            corrupted.add(
+                                                    route
+                                                            + ": the page's own stream was told its tab is unknown");
+                                        } else if (told.get() == 0) {
+                                            corrupted.add(
+                                                    route
+                                                            + ": no news reached a page of the watched record within "
+                                                            + PUSH_BOUND.toMillis()
+                                                            + " ms while its lock changed many times a second");
+                                        }
+                                    }
+                                    routes.computeIfAbsent(route, r -> new AtomicLong())
+                                            .incrementAndGet();
+                                    switch (route) {
+                                        case "cut off" -> stream.close();
+                                        case "polite leave" -> {
+                                            b.post("tab-left?view=" + b.viewToken().orElseThrow());
+                                            stream.close();
+                                        }
+                                        case "open across a logout" -> {
+                                            b.post("api/logout"); // the session ends with the tab
+                                            // open
+                                            b.login("sara", "demo");
+                                            stream.close();
+                                        }
+                                        default -> {
+                                            var r =
+                                                    b.submit(
+                                                            "edit",
+                                                            Map.of(),
+                                                            route.endsWith("Done")
+                                                                    ? "edit:done"
+                                                                    : "edit:save");
+                                            if (r.statusCode() != 200
+                                                    || !b.page()
+                                                            .contains(
+                                                                    route.endsWith("Done")
+                                                                            ? "You are no longer editing"
+                                                                            : "Saved \u201c")) {
+                                                corrupted.add(
+                                                        route
+                                                                + ": "
+                                                                + r.statusCode()
+                                                                + " "
+                                                                + b.page()
+                                                                        .substring(
+                                                                                0,
+                                                                                Math.min(
+                                                                                        160,
+                                                                                        b.page()
+                                                                                                .length())));
+                                            }
+                                            stream.close();
+                                        }
+                                    }
+                                }
+                                b.post("api/logout");
+                            }));
         }
         for (int t = 0; t < 3; t++) {
             java.net.URI node = cluster.uri(t % 2);
-            work.add(CompletableFuture.runAsync(() -> {
-                ApiClient omar = new ApiClient(node, Duration.ofSeconds(10));
-                omar.login("omar", "demo");
-                while (running.get()) {
-                    ApiClient.Answer a = omar.send("GET", "api/locks", null);
-                    checked.incrementAndGet();
-                    if (a.status() != 200 || !a.body().startsWith("[") || a.body().contains("\"tab\":")
-                            || a.body().contains("{\"data\":")) {
-                        corrupted.add(a.status() + " " + a.body().substring(0, Math.min(120, a.body().length())));
-                    }
-                }
-                omar.logout();
-            }));
+            work.add(
+                    CompletableFuture.runAsync(
+                            () -> {
+                                ApiClient omar = new ApiClient(node, Duration.ofSeconds(10));
+                                omar.login("omar", "demo");
+                                while (running.get()) {
+                                    ApiClient.Answer a = omar.send("GET", "api/locks", null);
+                                    checked.incrementAndGet();
+                                    if (a.status() != 200
+                                            || !a.body().startsWith("[")
+                                            || a.body().contains("\"tab\":")
+                                            || a.body().contains("{\"data\":")) {
+                                        corrupted.add(
+                                                a.status()
+                                                        + " "
+                                                        + a.body()
+                                                                .substring(
+                                                                        0,
+                                                                        Math.min(
+                                                                                120,
+                                                                                a.body()
+                                                                                        .length())));
+                                    }
+                                }
+                                omar.logout();
+                            }));
         }
         Thread.sleep(during.toMillis());
         running.set(false);
@@ -380,25 +529,41 @@ final class Reliability {
         failures.addAll(containerFailures(cluster.log(1), logFrom[1]));
         Map<String, Long> byRoute = new java.util.TreeMap<>();
         routes.forEach((r, c) -> byRoute.put(r, c.get()));
-        return new Churn(tabs.get(), byRoute, refused.get(), checked.get(), List.copyOf(corrupted), failures);
+        return new Churn(
+                tabs.get(),
+                byRoute,
+                refused.get(),
+                checked.get(),
+                List.copyOf(corrupted),
+                failures);
     }
 
     /**
-     * What a node log shows of a request failing inside the container: the container's own reports, helpful
-     * NullPointerExceptions of its recycled objects ({@code Cannot invoke "org.glassfish.grizzly…" because "…" is
-     * null}), and a completion run twice or on a request that is no longer asynchronous.
+     * What a node log shows of a request failing inside the container: the container's own reports,
+     * helpful NullPointerExceptions of its recycled objects ({@code Cannot invoke
+     * "org.glassfish.grizzly…" because "…" is null}), and a completion run twice or on a request
+     * that is no longer asynchronous.
      */
-    static final Pattern CONTAINER_FAILURE = Pattern.compile("An exception or error occurred in the container"
-            + "|GRIZZLY0013|Response Error during finishResponse|Must not use request object|WELD-000714"
-            + "|Cannot (invoke|read|assign|load|store)[^\"]*\"(org\\.glassfish|org\\.apache\\.(catalina|coyote))"
-            + "|IllegalStateException.*(omplet|ecycl|not in async|async.*(started|mode)|scope)");
+    static final Pattern CONTAINER_FAILURE =
+            Pattern.compile(
+                    "An exception or error occurred in the container"
+                            + "|GRIZZLY0013|Response Error during finishResponse|Must not use request object|WELD-000714"
+                            + "|Cannot (invoke|read|assign|load|store)[^\"]*\"(org\\.glassfish|org\\.apache\\.(catalina|coyote))"
+                            + "|IllegalStateException.*(omplet|ecycl|not in async|async.*(started|mode)|scope)");
 
-    /** The lines of {@code log} written after byte {@code from} that show a request failing inside the container. */
-    static List<String> containerFailures(java.nio.file.Path log, long from) throws java.io.IOException {
+    /**
+     * The lines of {@code log} written after byte {@code from} that show a request failing inside
+     * the container.
+     */
+    static List<String> containerFailures(java.nio.file.Path log, long from)
+            throws java.io.IOException {
         try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(log);
-                java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(
-                        java.nio.channels.Channels.newInputStream(file.position(from)),
-                        java.nio.charset.StandardCharsets.UTF_8))) {
+                java.io.BufferedReader lines =
+                        new java.io.BufferedReader(
+                                new java.io.InputStreamReader(
+                                        java.nio.channels.Channels.newInputStream(
+                                                file.position(from)),
+                                        java.nio.charset.StandardCharsets.UTF_8))) {
             return lines.lines().filter(line -> CONTAINER_FAILURE.matcher(line).find()).toList();
         }
     }
@@ -415,7 +580,9 @@ final class Reliability {
 
     static long count(Cluster cluster, List<String> keys) throws Exception {
         try (Connection c = cluster.connect();
-                PreparedStatement ps = c.prepareStatement("select count(*) from app_lock where resource_key = any (?)")) {
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select count(*) from app_lock where resource_key = any (?)")) {
             ps.setArray(1, c.createArrayOf("varchar", keys.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -424,11 +591,17 @@ final class Reliability {
         }
     }
 
-    /** Locks whose lease ran out more than a sweep interval and a second ago, and are still there. */
+    /**
+     * Locks whose lease ran out more than a sweep interval and a second ago, and are still there.
+     */
     private static long lapsedLongAgo(Cluster cluster) {
-        try (Connection c = cluster.connect(); var s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "select count(*) from app_lock where expires_at < statement_timestamp() - make_interval(secs => "
-                        + (Cluster.SWEEP_SECONDS + 1) + ")")) {
+        try (Connection c = cluster.connect();
+                var s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "select count(*) from app_lock where expires_at < statement_timestamp() - make_interval(secs => "
+                                        + (Cluster.SWEEP_SECONDS + 1)
+                                        + ")")) {
             rs.next();
             return rs.getLong(1);
         } catch (Exception e) {
@@ -437,7 +610,8 @@ final class Reliability {
     }
 
     private static long lastEvent(Cluster cluster) throws Exception {
-        try (Connection c = cluster.connect(); var s = c.createStatement();
+        try (Connection c = cluster.connect();
+                var s = c.createStatement();
                 ResultSet rs = s.executeQuery("select coalesce(max(id), 0) from lock_event")) {
             rs.next();
             return rs.getLong(1);
@@ -446,7 +620,8 @@ final class Reliability {
 
     private static void expect(ApiClient.Answer a, int status, String what) {
         if (a.status() != status) {
-            throw new IllegalStateException(what + ": expected " + status + ", got " + a.status() + " " + a.body());
+            throw new IllegalStateException(
+                    what + ": expected " + status + ", got " + a.status() + " " + a.body());
         }
     }
 

@@ -19,9 +19,10 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * The short forms of the reliability runs ({@code mvn -Preliability} runs the long ones): two Payara Micro nodes on one
- * PostgreSQL (no Hazelcast, loopback, lease 5 s, sweep 1 s), started once for the class. Each test leaves both nodes
- * and the database running, and uses records of its own, so the tests do not depend on each other or their order.
+ * The short forms of the reliability runs ({@code mvn -Preliability} runs the long ones): two
+ * Payara Micro nodes on one PostgreSQL (no Hazelcast, loopback, lease 5 s, sweep 1 s), started once
+ * for the class. Each test leaves both nodes and the database running, and uses records of its own,
+ * so the tests do not depend on each other or their order.
  */
 class ReliabilityIT {
 
@@ -50,79 +51,142 @@ class ReliabilityIT {
     }
 
     @Test
-    void tortureOverTwoNodesFindsNoConflictNoDeadSaveNoGhostAndNothingLeftBehind() throws Exception {
-        long[] logsFrom = {java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))};
-        ClusterTorture.Result r = new ClusterTorture(cluster, tortureKeys, new ClusterTorture.Plan(8, 4_000,
-                Duration.ofMinutes(3), System.nanoTime(), false)).run();
-        System.out.printf("Two-node torture: %,d operations in %d s %s; %s; worst release delays %s%n",
+    void tortureOverTwoNodesFindsNoConflictNoDeadSaveNoGhostAndNothingLeftBehind()
+            throws Exception {
+        long[] logsFrom = {
+            java.nio.file.Files.size(cluster.log(0)), java.nio.file.Files.size(cluster.log(1))
+        };
+        ClusterTorture.Result r =
+                new ClusterTorture(
+                                cluster,
+                                tortureKeys,
+                                new ClusterTorture.Plan(
+                                        8, 4_000, Duration.ofMinutes(3), System.nanoTime(), false))
+                        .run();
+        System.out.printf(
+                "Two-node torture: %,d operations in %d s %s; %s; worst release delays %s%n",
                 r.operations(), r.took().toSeconds(), r.counts(), r.report(), r.releaseDelays());
         List<String> failedInContainer = new java.util.ArrayList<>();
         for (int n = 0; n < 2; n++) {
             failedInContainer.addAll(Reliability.containerFailures(cluster.log(n), logsFrom[n]));
         }
-        assertThat(failedInContainer).as("requests failing inside the container (node logs)").isEmpty();
-        assertThat(r.samples()).as("every answer was one the API and the screens promise").isEmpty();
+        assertThat(failedInContainer)
+                .as("requests failing inside the container (node logs)")
+                .isEmpty();
+        assertThat(r.samples())
+                .as("every answer was one the API and the screens promise")
+                .isEmpty();
         assertThat(r.violations()).isEmpty();
-        assertThat(r.counts()).containsKeys("acquired", "refused", "released", "saved", "heartbeat",
-                "screen editing", "screen saved", "screen heartbeat", "tab cut off", "tab left");
-        assertThat(r.releaseDelays()).containsKeys("tab closed (stream cut, grace " + Cluster.TAB_GRACE_SECONDS
-                + " s)", "tab left (its goodbye)", "session ended (logout)");
+        assertThat(r.counts())
+                .containsKeys(
+                        "acquired",
+                        "refused",
+                        "released",
+                        "saved",
+                        "heartbeat",
+                        "screen editing",
+                        "screen saved",
+                        "screen heartbeat",
+                        "tab cut off",
+                        "tab left");
+        assertThat(r.releaseDelays())
+                .containsKeys(
+                        "tab closed (stream cut, grace " + Cluster.TAB_GRACE_SECONDS + " s)",
+                        "tab left (its goodbye)",
+                        "session ended (logout)");
         assertThat(r.report().saves()).isPositive();
         assertThat(Reliability.count(cluster, tortureKeys)).as("locks left behind").isZero();
     }
 
     /**
-     * Tabs opening and ending by every route (cut off, a polite leave, left open across a logout, across Done, across
-     * Save) on both nodes for a minute while every lock change is told to them, and other sessions' answers checked
-     * meanwhile. On the WebSocket build the container recycled request objects other requests still used (answers
-     * with another client's bytes, requests failing inside it); with the event stream every answer must be right and
-     * the node logs must hold no request failing inside the container (docs/live-channel.md).
+     * Tabs opening and ending by every route (cut off, a polite leave, left open across a logout,
+     * across Done, across Save) on both nodes for a minute while every lock change is told to them,
+     * and other sessions' answers checked meanwhile. On the WebSocket build the container recycled
+     * request objects other requests still used (answers with another client's bytes, requests
+     * failing inside it); with the event stream every answer must be right and the node logs must
+     * hold no request failing inside the container (docs/live-channel.md).
      */
     @Test
     void tabsEndingByEveryRouteWhileChangesAreToldNeverDisturbAnotherRequest() throws Exception {
-        Reliability.Churn w = Reliability.tabChurn(cluster, otherKeys.get(4), Duration.ofSeconds(60));
+        Reliability.Churn w =
+                Reliability.tabChurn(cluster, otherKeys.get(4), Duration.ofSeconds(60));
         System.out.println("Tab churn: " + w.summary());
-        assertThat(w.routes()).as("tabs ended by each route").containsOnlyKeys(Reliability.ROUTES)
+        assertThat(w.routes())
+                .as("tabs ended by each route")
+                .containsOnlyKeys(Reliability.ROUTES)
                 .allSatisfy((route, n) -> assertThat(n).as(route).isGreaterThan(20));
         assertThat(w.streamsRefused()).as("streams refused or unanswered").isZero();
         assertThat(w.corrupted()).as("wrong answers while tabs ended").isEmpty();
-        assertThat(w.containerFailures()).as("requests failing inside the container (node logs)").isEmpty();
+        assertThat(w.containerFailures())
+                .as("requests failing inside the container (node logs)")
+                .isEmpty();
     }
 
     @Test
-    void aKilledNodesFiveHundredLocksAreFreedWithinLeaseAndSweepWhileTheOtherNodeServesAndItsPagesSeeIt()
-            throws Exception {
+    void
+            aKilledNodesFiveHundredLocksAreFreedWithinLeaseAndSweepWhileTheOtherNodeServesAndItsPagesSeeIt()
+                    throws Exception {
         String watched = killKeys.get(0); // configurator:N, held by a user of the node that dies
         ChromeDriver page = Chromium.available() ? Chromium.start() : null;
         try {
-            CompletableFuture<Reliability.NodeKill> kill = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return Reliability.nodeKill(cluster, killKeys, otherKeys, () -> {
-                        if (page != null) { // a page on the surviving node shows the record read-only, then free
-                            login(page, cluster.uri(1), "ada");
-                            page.get(cluster.uri(1) + "configurator.xhtml?id=" + watched.split(":")[1]);
-                            await().atMost(Duration.ofSeconds(10)).until(() -> page.getPageSource()
-                                    .contains("data-testid=\"lock-status\""));
-                        }
-                    });
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<Reliability.NodeKill> kill =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    return Reliability.nodeKill(
+                                            cluster,
+                                            killKeys,
+                                            otherKeys,
+                                            () -> {
+                                                if (page != null) { // a page on the surviving node
+                                                    // shows the record read-only,
+                                                    // then free
+                                                    login(page, cluster.uri(1), "ada");
+                                                    page.get(
+                                                            cluster.uri(1)
+                                                                    + "configurator.xhtml?id="
+                                                                    + watched.split(":")[1]);
+                                                    await().atMost(Duration.ofSeconds(10))
+                                                            .until(
+                                                                    () ->
+                                                                            page.getPageSource()
+                                                                                    .contains(
+                                                                                            "data-testid=\"lock-status\""));
+                                                }
+                                            });
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            });
             Reliability.NodeKill k = kill.get();
             if (page != null) {
                 try {
-                    await("the surviving node's open page offers editing once the dead node's lock is gone")
-                            .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
-                            .until(() -> !page.findElements(By.cssSelector("[data-testid=edit-now]")).isEmpty());
+                    await(
+                                    "the surviving node's open page offers editing once the dead node's lock is gone")
+                            .atMost(Duration.ofSeconds(10))
+                            .pollInterval(Duration.ofMillis(200))
+                            .until(
+                                    () ->
+                                            !page.findElements(
+                                                            By.cssSelector(
+                                                                    "[data-testid=edit-now]"))
+                                                    .isEmpty());
                 } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    throw new AssertionError("The page says: " + page.findElement(By.tagName("body")).getText(), e);
+                    throw new AssertionError(
+                            "The page says: " + page.findElement(By.tagName("body")).getText(), e);
                 }
             }
-            System.out.printf("Node kill: %d locks free after %s; the other node answered %d requests, %d failed%n",
-                    k.locks(), Reliability.millis(k.allFreed()), k.survivorRequests(), k.survivorFailures());
-            assertThat(k.allFreed()).as("within lease + sweep (and a second)").isNotNull()
-                    .isLessThanOrEqualTo(Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 1));
+            System.out.printf(
+                    "Node kill: %d locks free after %s; the other node answered %d requests, %d failed%n",
+                    k.locks(),
+                    Reliability.millis(k.allFreed()),
+                    k.survivorRequests(),
+                    k.survivorFailures());
+            assertThat(k.allFreed())
+                    .as("within lease + sweep (and a second)")
+                    .isNotNull()
+                    .isLessThanOrEqualTo(
+                            Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 1));
             assertThat(k.survivorFailures()).isZero();
             assertThat(k.survivorRequests()).isPositive();
         } finally {
@@ -131,8 +195,9 @@ class ReliabilityIT {
     }
 
     @Test
-    void theDatabaseDownForThirtySecondsIsToldWithinTwoSecondsLosesNothingAndEverythingRecoversWithoutARestart()
-            throws Exception {
+    void
+            theDatabaseDownForThirtySecondsIsToldWithinTwoSecondsLosesNothingAndEverythingRecoversWithoutARestart()
+                    throws Exception {
         ChromeDriver editor = Chromium.available() ? Chromium.start() : null;
         List<String> seenOnScreen = new ArrayList<>();
         String configurator = sessionKeys.get(0).split(":")[1];
@@ -140,37 +205,75 @@ class ReliabilityIT {
             if (editor != null) {
                 login(editor, cluster.uri(1), "omar");
                 editor.get(cluster.uri(1) + "configurator.xhtml?id=" + configurator);
-                await().atMost(Duration.ofSeconds(10)).until(() -> editor.getPageSource().contains("You are editing"));
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> editor.getPageSource().contains("You are editing"));
             }
-            Reliability.Outage o = Reliability.outage(cluster, tortureKeys, Duration.ofSeconds(30), 6,
-                    System.nanoTime(), () -> {
-                        if (editor != null) { // typed during the outage, then Save
-                            editor.findElement(By.id("edit:description")).sendKeys(" Typed while the database was down.");
-                            editor.findElement(By.id("edit:save")).click();
-                            await().atMost(Duration.ofSeconds(10)).until(() -> editor.getPageSource()
-                                    .contains("nothing was changed"));
-                            seenOnScreen.add(editor.findElement(By.id("edit:description")).getAttribute("value"));
-                        }
-                    });
-            System.out.printf("Outage 30 s: DOWN after %s, slowest 503 %d ms, UP after %s, granting after %s, lapsed "
-                    + "leases removed after %s; load %s, %s%n", Reliability.millis(o.healthDown()),
-                    o.slowest503Millis(), Reliability.millis(o.healthUp()), Reliability.millis(o.firstGrants()),
-                    Reliability.millis(o.lapsedSwept()), o.load().counts(), o.load().report());
-            assertThat(o.healthDown()).as("readiness DOWN within 2 s").isNotNull()
+            Reliability.Outage o =
+                    Reliability.outage(
+                            cluster,
+                            tortureKeys,
+                            Duration.ofSeconds(30),
+                            6,
+                            System.nanoTime(),
+                            () -> {
+                                if (editor != null) { // typed during the outage, then Save
+                                    editor.findElement(By.id("edit:description"))
+                                            .sendKeys(" Typed while the database was down.");
+                                    editor.findElement(By.id("edit:save")).click();
+                                    await().atMost(Duration.ofSeconds(10))
+                                            .until(
+                                                    () ->
+                                                            editor.getPageSource()
+                                                                    .contains(
+                                                                            "nothing was changed"));
+                                    seenOnScreen.add(
+                                            editor.findElement(By.id("edit:description"))
+                                                    .getAttribute("value"));
+                                }
+                            });
+            System.out.printf(
+                    "Outage 30 s: DOWN after %s, slowest 503 %d ms, UP after %s, granting after %s, lapsed "
+                            + "leases removed after %s; load %s, %s%n",
+                    Reliability.millis(o.healthDown()),
+                    o.slowest503Millis(),
+                    Reliability.millis(o.healthUp()),
+                    Reliability.millis(o.firstGrants()),
+                    Reliability.millis(o.lapsedSwept()),
+                    o.load().counts(),
+                    o.load().report());
+            assertThat(o.healthDown())
+                    .as("readiness DOWN within 2 s")
+                    .isNotNull()
                     .isLessThanOrEqualTo(Duration.ofSeconds(2));
-            assertThat(o.load().counts().get("503 while the store was down")).as("the outage was felt").isPositive();
-            assertThat(o.slowest503Millis()).as("every call during the outage answered within 2 s")
+            assertThat(o.load().counts().get("503 while the store was down"))
+                    .as("the outage was felt")
+                    .isPositive();
+            assertThat(o.slowest503Millis())
+                    .as("every call during the outage answered within 2 s")
                     .isLessThanOrEqualTo(2_000);
-            assertThat(o.load().samples()).as("nothing but 503 + Retry-After during the outage").isEmpty();
-            assertThat(o.load().violations()).as("nothing granted twice, no save on a dead token").isEmpty();
-            assertThat(o.healthUp()).as("both nodes UP again, without a restart").isNotNull()
+            assertThat(o.load().samples())
+                    .as("nothing but 503 + Retry-After during the outage")
+                    .isEmpty();
+            assertThat(o.load().violations())
+                    .as("nothing granted twice, no save on a dead token")
+                    .isEmpty();
+            assertThat(o.healthUp())
+                    .as("both nodes UP again, without a restart")
+                    .isNotNull()
                     .isLessThanOrEqualTo(Duration.ofSeconds(15));
-            assertThat(o.firstGrants()).as("both nodes grant again").isNotNull()
+            assertThat(o.firstGrants())
+                    .as("both nodes grant again")
+                    .isNotNull()
                     .isLessThanOrEqualTo(Duration.ofSeconds(15));
-            assertThat(o.lapsedSwept()).as("the sweep removes the leases that ran out meanwhile").isNotNull()
+            assertThat(o.lapsedSwept())
+                    .as("the sweep removes the leases that ran out meanwhile")
+                    .isNotNull()
                     .isLessThanOrEqualTo(Duration.ofSeconds(15));
             if (editor != null) {
-                assertThat(seenOnScreen).singleElement().asString().endsWith("Typed while the database was down.");
+                assertThat(seenOnScreen)
+                        .singleElement()
+                        .asString()
+                        .endsWith("Typed while the database was down.");
             }
         } finally {
             Chromium.quit(editor);
@@ -180,15 +283,21 @@ class ReliabilityIT {
     @Test
     void ctrlCWhileLocksAreHeldLeavesNoneBehindAfterTheNextStart() throws Exception {
         Reliability.Shutdown s = Reliability.ctrlC(cluster, shutdownKeys);
-        System.out.printf("Ctrl-C with %d locks: %d released by the shutdown, %d left; the node served again after "
-                + "%s%n", s.locks(), s.releasedAtShutdown(), s.leftAfterShutdown(), Reliability.millis(s.restart()));
+        System.out.printf(
+                "Ctrl-C with %d locks: %d released by the shutdown, %d left; the node served again after "
+                        + "%s%n",
+                s.locks(),
+                s.releasedAtShutdown(),
+                s.leftAfterShutdown(),
+                Reliability.millis(s.restart()));
         assertThat(s.releasedAtShutdown()).as("locks the shutdown released").isEqualTo(s.locks());
         assertThat(s.leftAfterShutdown()).as("locks left for the next start").isZero();
         assertThat(Reliability.count(cluster, shutdownKeys)).isZero();
     }
 
     @Test
-    void aLogoutWhileASaveIsInFlightWaitsForTheSaveSoNoSaveLandsAfterItsLockEnded() throws Exception {
+    void aLogoutWhileASaveIsInFlightWaitsForTheSaveSoNoSaveLandsAfterItsLockEnded()
+            throws Exception {
         String key = sessionKeys.get(4); // configurator:N of the second session configurator
         String id = key.split(":")[1];
         ApiClient sara = new ApiClient(cluster.uri(0), Duration.ofSeconds(60));
@@ -197,23 +306,29 @@ class ReliabilityIT {
         String body = sara.send("GET", "api/configurators/" + id, null).body();
         try (Connection other = cluster.connect()) {
             other.setAutoCommit(false);
-            try (PreparedStatement hold = other.prepareStatement("select 1 from aggregate_version where id = "
-                    + "(select version_id from configurator where id = ?) for update")) {
+            try (PreparedStatement hold =
+                    other.prepareStatement(
+                            "select 1 from aggregate_version where id = "
+                                    + "(select version_id from configurator where id = ?) for update")) {
                 hold.setLong(1, Long.parseLong(id));
                 hold.executeQuery().close();
             }
-            CompletableFuture<ApiClient.Answer> save = CompletableFuture.supplyAsync(
-                    () -> sara.send("PUT", "api/configurators/" + id, body));
+            CompletableFuture<ApiClient.Answer> save =
+                    CompletableFuture.supplyAsync(
+                            () -> sara.send("PUT", "api/configurators/" + id, body));
             awaitWaiting(2); // the save waits for the version row; its lock row is held FOR SHARE
-            CompletableFuture<ApiClient.Answer> logout = CompletableFuture.supplyAsync(sara::logout);
+            CompletableFuture<ApiClient.Answer> logout =
+                    CompletableFuture.supplyAsync(sara::logout);
             awaitWaiting(3); // the logout's release waits for the save
             assertThat(save.isDone()).isFalse();
             other.commit();
             assertThat(save.get().status()).as("the save ran under its lock").isEqualTo(200);
             assertThat(logout.get().status()).isEqualTo(204);
         }
-        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement(
-                "select event_type from lock_event where resource_key = ? order by id desc limit 1")) {
+        try (Connection c = cluster.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select event_type from lock_event where resource_key = ? order by id desc limit 1")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -224,7 +339,8 @@ class ReliabilityIT {
     }
 
     @Test
-    void theSessionIdChangesAtLoginAndTheNewSessionStillReleasesItsLocksWhenItEnds() throws Exception {
+    void theSessionIdChangesAtLoginAndTheNewSessionStillReleasesItsLocksWhenItEnds()
+            throws Exception {
         String id = sessionKeys.get(8).split(":")[1];
         Browser browser = new Browser(cluster.uri(1));
         browser.get("login.xhtml");
@@ -240,14 +356,19 @@ class ReliabilityIT {
     }
 
     @Test
-    void aRedeployWithSessionsOpenReleasesTheirLocksAtOnceAndTheirNextRequestsAreToldWithoutLosingWhatWasTyped()
-            throws Exception {
+    void
+            aRedeployWithSessionsOpenReleasesTheirLocksAtOnceAndTheirNextRequestsAreToldWithoutLosingWhatWasTyped()
+                    throws Exception {
         java.nio.file.Path exploded = java.nio.file.Files.createTempDirectory("editlock-exploded-");
         com.editlock.launcher.PayaraNode node = cluster.startExploded(exploded);
         try {
             URI base = URI.create(node.url());
             List<String> keys = cluster.addConfigurators(3);
-            List<String> held = List.of(keys.get(0), keys.get(5), keys.get(8)); // a whole one, variables, a screen's
+            List<String> held =
+                    List.of(
+                            keys.get(0),
+                            keys.get(5),
+                            keys.get(8)); // a whole one, variables, a screen's
             String screenId = keys.get(8).split(":")[1];
             ApiClient omar = new ApiClient(base, Duration.ofSeconds(30));
             assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
@@ -260,33 +381,56 @@ class ReliabilityIT {
             long mark = lastEvent();
             long logBefore = java.nio.file.Files.size(node.log());
 
-            java.nio.file.Files.writeString(exploded.resolve(".reload"), "redeploy"); // Payara Micro redeploys
-            await("the sessions' locks end with the old deployment").atMost(Duration.ofSeconds(30))
-                    .pollInterval(Duration.ofMillis(100)).until(() -> Reliability.count(cluster, held) == 0);
-            assertThat(eventsSince(mark, held)).as("released by the sessions' end, not left to the lease")
-                    .containsExactlyInAnyOrder(held.get(0) + " SESSION_ENDED", held.get(1) + " SESSION_ENDED",
+            java.nio.file.Files.writeString(
+                    exploded.resolve(".reload"), "redeploy"); // Payara Micro redeploys
+            await("the sessions' locks end with the old deployment")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> Reliability.count(cluster, held) == 0);
+            assertThat(eventsSince(mark, held))
+                    .as("released by the sessions' end, not left to the lease")
+                    .containsExactlyInAnyOrder(
+                            held.get(0) + " SESSION_ENDED",
+                            held.get(1) + " SESSION_ENDED",
                             held.get(2) + " SESSION_ENDED");
-            await("the new deployment serves").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> new ApiClient(base, Duration.ofSeconds(5)).send("GET", "login.xhtml", null)
-                            .status() == 200);
+            await("the new deployment serves")
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(
+                            () ->
+                                    new ApiClient(base, Duration.ofSeconds(5))
+                                                    .send("GET", "login.xhtml", null)
+                                                    .status()
+                                            == 200);
 
             ApiClient.Answer again = omar.send("GET", "api/locks", null);
-            assertThat(again.status()).as("the old API session is gone: log in again").isEqualTo(401);
+            assertThat(again.status())
+                    .as("the old API session is gone: log in again")
+                    .isEqualTo(401);
             assertThat(again.json().getString("error")).contains("Log in");
-            var saved = sara.submit("edit", java.util.Map.of("edit:name", "Typed before the redeploy"), "edit:save");
+            var saved =
+                    sara.submit(
+                            "edit",
+                            java.util.Map.of("edit:name", "Typed before the redeploy"),
+                            "edit:save");
             assertThat(saved.statusCode()).isEqualTo(401);
             assertThat(sara.testId("error-message").orElseThrow()).contains("nothing was saved");
-            assertThat(sara.testId("typed-values").orElseThrow()).as("what was typed is shown to copy")
+            assertThat(sara.testId("typed-values").orElseThrow())
+                    .as("what was typed is shown to copy")
                     .contains("Typed before the redeploy");
             assertThat(lastVersionOf(screenId)).as("nothing was saved").isEqualTo(1);
 
             ApiClient fresh = new ApiClient(base, Duration.ofSeconds(30));
             assertThat(fresh.login("omar", "demo").status()).isEqualTo(200);
-            assertThat(fresh.acquire(held.get(0), "WRITE").status()).as("the new deployment grants").isEqualTo(201);
+            assertThat(fresh.acquire(held.get(0), "WRITE").status())
+                    .as("the new deployment grants")
+                    .isEqualTo(201);
             assertThat(fresh.release(held.get(0)).status()).isEqualTo(204);
             String log = java.nio.file.Files.readString(node.log()).substring((int) logBefore);
-            assertThat(log).as("the old deployment's feed and sweep stop before its data source goes")
-                    .doesNotContain("lock feed cannot read").doesNotContain("Lock sweep failed")
+            assertThat(log)
+                    .as("the old deployment's feed and sweep stop before its data source goes")
+                    .doesNotContain("lock feed cannot read")
+                    .doesNotContain("Lock sweep failed")
                     .doesNotContain("could not be released");
         } finally {
             node.stop();
@@ -294,8 +438,11 @@ class ReliabilityIT {
     }
 
     private static long lastVersionOf(String configuratorId) throws Exception {
-        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement("select v.value from "
-                + "configurator c join aggregate_version v on v.id = c.version_id where c.id = ?")) {
+        try (Connection c = cluster.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select v.value from "
+                                        + "configurator c join aggregate_version v on v.id = c.version_id where c.id = ?")) {
             ps.setLong(1, Long.parseLong(configuratorId));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -305,7 +452,8 @@ class ReliabilityIT {
     }
 
     private static long lastEvent() throws Exception {
-        try (Connection c = cluster.connect(); var s = c.createStatement();
+        try (Connection c = cluster.connect();
+                var s = c.createStatement();
                 ResultSet rs = s.executeQuery("select coalesce(max(id), 0) from lock_event")) {
             rs.next();
             return rs.getLong(1);
@@ -314,8 +462,10 @@ class ReliabilityIT {
 
     private static List<String> eventsSince(long mark, List<String> keys) throws Exception {
         List<String> events = new ArrayList<>();
-        try (Connection c = cluster.connect(); PreparedStatement ps = c.prepareStatement(
-                "select resource_key, event_type from lock_event where id > ? and resource_key = any (?) order by id")) {
+        try (Connection c = cluster.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select resource_key, event_type from lock_event where id > ? and resource_key = any (?) order by id")) {
             ps.setLong(1, mark);
             ps.setArray(2, c.createArrayOf("varchar", keys.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
@@ -328,13 +478,18 @@ class ReliabilityIT {
     }
 
     private static void awaitWaiting(int sessions) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            try (Connection c = cluster.connect(); var s = c.createStatement(); ResultSet rs = s.executeQuery(
-                    "select count(*) from pg_stat_activity where wait_event_type = 'Lock'")) {
-                rs.next();
-                return rs.getInt(1) >= sessions - 1;
-            }
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> {
+                            try (Connection c = cluster.connect();
+                                    var s = c.createStatement();
+                                    ResultSet rs =
+                                            s.executeQuery(
+                                                    "select count(*) from pg_stat_activity where wait_event_type = 'Lock'")) {
+                                rs.next();
+                                return rs.getInt(1) >= sessions - 1;
+                            }
+                        });
     }
 
     @Test
@@ -348,14 +503,17 @@ class ReliabilityIT {
             sara.get(cluster.uri(0) + "configurator.xhtml?view=true&id=" + id);
             login(omar, cluster.uri(1), "omar");
             omar.get(cluster.uri(1) + "configurator.xhtml?view=true&id=" + id);
-            await("Omar's page on node 2 lists Sara, who looks from node 1").atMost(Duration.ofSeconds(3))
+            await("Omar's page on node 2 lists Sara, who looks from node 1")
+                    .atMost(Duration.ofSeconds(3))
                     .until(() -> viewers(omar).contains("Sara"));
             assertThat(viewers(omar)).contains("Omar (you)");
-            await("Sara's page on node 1 lists Omar, who joined on node 2").atMost(Duration.ofSeconds(3))
+            await("Sara's page on node 1 lists Omar, who joined on node 2")
+                    .atMost(Duration.ofSeconds(3))
                     .until(() -> viewers(sara).contains("Omar"));
 
             sara.get(cluster.uri(0) + "configurators.xhtml"); // she leaves the record's page
-            await("Omar sees Sara leave, without a reload").atMost(Duration.ofSeconds(5))
+            await("Omar sees Sara leave, without a reload")
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> !viewers(omar).contains("Sara"));
         } finally {
             Chromium.quit(sara);
@@ -363,12 +521,17 @@ class ReliabilityIT {
         }
     }
 
-    /** The viewers line as shown now; a push may replace the element between finding and reading it, then read again. */
+    /**
+     * The viewers line as shown now; a push may replace the element between finding and reading it,
+     * then read again.
+     */
     private static String viewers(ChromeDriver page) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return page.findElements(By.cssSelector("[data-testid=viewers]")).stream().map(e -> e.getText())
-                        .findFirst().orElse("");
+                return page.findElements(By.cssSelector("[data-testid=viewers]")).stream()
+                        .map(e -> e.getText())
+                        .findFirst()
+                        .orElse("");
             } catch (StaleElementReferenceException replaced) {
                 if (attempt == 5) {
                     throw replaced;
@@ -383,6 +546,9 @@ class ReliabilityIT {
         browser.findElement(By.id("login:password")).sendKeys("demo");
         browser.findElement(By.cssSelector("[data-testid=login]")).click();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> !browser.findElements(By.cssSelector("[data-testid=logout]")).isEmpty());
+                .until(
+                        () ->
+                                !browser.findElements(By.cssSelector("[data-testid=logout]"))
+                                        .isEmpty());
     }
 }

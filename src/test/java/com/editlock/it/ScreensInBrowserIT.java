@@ -28,7 +28,9 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 
-/** The screens in a real (headless) Chromium: what a person sees and what the page's script does. */
+/**
+ * The screens in a real (headless) Chromium: what a person sees and what the page's script does.
+ */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 public class ScreensInBrowserIT {
@@ -38,8 +40,7 @@ public class ScreensInBrowserIT {
         return Deployments.editlock();
     }
 
-    @ArquillianResource
-    URL base;
+    @ArquillianResource URL base;
 
     private ChromeDriver sara;
     private ChromeDriver omar;
@@ -59,33 +60,47 @@ public class ScreensInBrowserIT {
         sockets.addAll(Chromium.webSocketsOpened(omar));
         Chromium.quit(sara);
         Chromium.quit(omar);
-        // A test that failed half-way may leave a lock behind (its tab's grace, its lease): free it for the next one.
+        // A test that failed half-way may leave a lock behind (its tab's grace, its lease): free it
+        // for the next one.
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
         Json.createReader(new StringReader(ada.get("api/locks").body())).readArray().stream()
                 .map(l -> l.asJsonObject().getString("resource"))
-                .forEach(resource -> ada.delete("api/locks/" + resource + "?reason=test%20clean-up"));
-        assertThat(violations).as("every page runs under its Content-Security-Policy without a violation").isEmpty();
-        assertThat(sockets).as("no page asks for a connection upgrade (pages keep an event stream)").isEmpty();
+                .forEach(
+                        resource ->
+                                ada.delete("api/locks/" + resource + "?reason=test%20clean-up"));
+        assertThat(violations)
+                .as("every page runs under its Content-Security-Policy without a violation")
+                .isEmpty();
+        assertThat(sockets)
+                .as("no page asks for a connection upgrade (pages keep an event stream)")
+                .isEmpty();
     }
 
-    /** The gate above is seen to close: a script the page did not bring (an injected inline one) is reported. */
+    /**
+     * The gate above is seen to close: a script the page did not bring (an injected inline one) is
+     * reported.
+     */
     @Test
     void theContentSecurityPolicyGateReportsAnInlineScript() {
         login(sara, "sara");
         sara.get(base + "configurators.xhtml");
         assertThat(Chromium.cspViolations(sara)).as("the list page, as served").isEmpty();
 
-        sara.executeScript("const s = document.createElement('script'); s.textContent = 'window.injected = 1';"
-                + " document.body.appendChild(s);");
+        sara.executeScript(
+                "const s = document.createElement('script'); s.textContent = 'window.injected = 1';"
+                        + " document.body.appendChild(s);");
 
         List<String> reported = new java.util.ArrayList<>();
-        await().atMost(Duration.ofSeconds(5)).until(() -> reported.addAll(Chromium.cspViolations(sara)));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> reported.addAll(Chromium.cspViolations(sara)));
         assertThat(reported).anyMatch(m -> m.contains("script-src"));
-        assertThat(sara.executeScript("return window.injected === 1")).as("the inline script was blocked")
+        assertThat(sara.executeScript("return window.injected === 1"))
+                .as("the inline script was blocked")
                 .isEqualTo(false);
     }
 
-    // ---- no ghost locks: a tab that is gone frees its record, and open pages learn of it at once ----
+    // ---- no ghost locks: a tab that is gone frees its record, and open pages learn of it at once
+    // ----
 
     @Test
     void aKilledBrowserFreesTheRecordWithinFiveSecondsAndTheOpenPageOffersEditing() {
@@ -106,15 +121,23 @@ public class ScreensInBrowserIT {
 
                 long killed = System.nanoTime();
                 Chromium.kill(doomed);
-                await("trial " + trial + ": Omar's open page offers editing").atMost(Duration.ofSeconds(5))
+                await("trial " + trial + ": Omar's open page offers editing")
+                        .atMost(Duration.ofSeconds(5))
                         .pollInterval(Duration.ofMillis(50))
-                        .until(() -> keepsWorking(omar) && !omar.findElements(By.cssSelector("[data-testid=edit-now]"))
-                                .isEmpty());
+                        .until(
+                                () ->
+                                        keepsWorking(omar)
+                                                && !omar.findElements(
+                                                                By.cssSelector(
+                                                                        "[data-testid=edit-now]"))
+                                                        .isEmpty());
                 millis.add((System.nanoTime() - killed) / 1_000_000);
                 if (trial == 0) {
                     shot(omar, "2-sara-crashed-omar-may-edit");
                 }
-                assertThat(ada.get("api/locks/configurator:3").statusCode()).as("the lock is free").isEqualTo(404);
+                assertThat(ada.get("api/locks/configurator:3").statusCode())
+                        .as("the lock is free")
+                        .isEqualTo(404);
             } finally {
                 if (doomed != sara) {
                     Chromium.quit(doomed);
@@ -122,8 +145,12 @@ public class ScreensInBrowserIT {
             }
         }
         List<Long> sorted = millis.stream().sorted().toList();
-        System.out.printf("Browser killed -> Omar's page offers editing, %d trials: min %d ms, median %d ms, max %d ms%n",
-                sorted.size(), sorted.get(0), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+        System.out.printf(
+                "Browser killed -> Omar's page offers editing, %d trials: min %d ms, median %d ms, max %d ms%n",
+                sorted.size(),
+                sorted.get(0),
+                sorted.get(sorted.size() / 2),
+                sorted.get(sorted.size() - 1));
         assertThat(events(ada, "configurator:3", 3)).contains("VIEW_CLOSED");
     }
 
@@ -137,22 +164,49 @@ public class ScreensInBrowserIT {
 
         long frozen = System.nanoTime();
         Instant frozenAt = Instant.now();
-        Chromium.signal(sara, "STOP"); // its connections stay open: no close ever reaches the server
-        await("Omar's open page offers editing").atMost(Duration.ofSeconds(TestSettings.LEASE_SECONDS
-                + TestSettings.SWEEP_SECONDS + 2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> keepsWorking(omar) && !omar.findElements(By.cssSelector("[data-testid=edit-now]"))
-                        .isEmpty());
-        System.out.printf("Browser frozen -> Omar's page offers editing after %d ms%n",
+        Chromium.signal(
+                sara, "STOP"); // its connections stay open: no close ever reaches the server
+        await("Omar's open page offers editing")
+                .atMost(
+                        Duration.ofSeconds(
+                                TestSettings.LEASE_SECONDS + TestSettings.SWEEP_SECONDS + 2))
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () ->
+                                keepsWorking(omar)
+                                        && !omar.findElements(
+                                                        By.cssSelector("[data-testid=edit-now]"))
+                                                .isEmpty());
+        System.out.printf(
+                "Browser frozen -> Omar's page offers editing after %d ms%n",
                 (System.nanoTime() - frozen) / 1_000_000);
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
-        // The lease ends it, or the session does if that comes first: a frozen browser sends nothing of its own, and
-        // the tests' session timeout (10 s) is shorter than the lease (in production, 30 min against 20 s).
-        JsonObject end = Json.createReader(new StringReader(ada.get("api/locks/events?resource=configurator:4&limit=2")
-                .body())).readArray().stream().map(e -> e.asJsonObject())
-                .filter(e -> List.of("EXPIRED", "SESSION_ENDED").contains(e.getString("type"))).findFirst()
-                .orElseThrow(() -> new AssertionError("the frozen browser's lock did not end by lease or session"));
-        assertThat(Instant.parse(end.getString("at"))).as("the lock ends within lease + sweep + 1 s of the freeze")
-                .isBefore(frozenAt.plusSeconds(TestSettings.LEASE_SECONDS + TestSettings.SWEEP_SECONDS + 1));
+        // The lease ends it, or the session does if that comes first: a frozen browser sends
+        // nothing of its own, and
+        // the tests' session timeout (10 s) is shorter than the lease (in production, 30 min
+        // against 20 s).
+        JsonObject end =
+                Json.createReader(
+                                new StringReader(
+                                        ada.get("api/locks/events?resource=configurator:4&limit=2")
+                                                .body()))
+                        .readArray()
+                        .stream()
+                        .map(e -> e.asJsonObject())
+                        .filter(
+                                e ->
+                                        List.of("EXPIRED", "SESSION_ENDED")
+                                                .contains(e.getString("type")))
+                        .findFirst()
+                        .orElseThrow(
+                                () ->
+                                        new AssertionError(
+                                                "the frozen browser's lock did not end by lease or session"));
+        assertThat(Instant.parse(end.getString("at")))
+                .as("the lock ends within lease + sweep + 1 s of the freeze")
+                .isBefore(
+                        frozenAt.plusSeconds(
+                                TestSettings.LEASE_SECONDS + TestSettings.SWEEP_SECONDS + 1));
     }
 
     @Test
@@ -166,12 +220,32 @@ public class ScreensInBrowserIT {
         sara.navigate().refresh();
         assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
         sara.executeCdpCommand("Network.enable", Map.of());
-        sara.executeCdpCommand("Network.emulateNetworkConditions", Map.of("offline", true, "latency", 0,
-                "downloadThroughput", -1, "uploadThroughput", -1));
+        sara.executeCdpCommand(
+                "Network.emulateNetworkConditions",
+                Map.of(
+                        "offline",
+                        true,
+                        "latency",
+                        0,
+                        "downloadThroughput",
+                        -1,
+                        "uploadThroughput",
+                        -1));
         await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
-        sara.executeCdpCommand("Network.emulateNetworkConditions", Map.of("offline", false, "latency", 0,
-                "downloadThroughput", -1, "uploadThroughput", -1));
-        await("the lock outlives the tab-close grace").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+        sara.executeCdpCommand(
+                "Network.emulateNetworkConditions",
+                Map.of(
+                        "offline",
+                        false,
+                        "latency",
+                        0,
+                        "downloadThroughput",
+                        -1,
+                        "uploadThroughput",
+                        -1));
+        await("the lock outlives the tab-close grace")
+                .during(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(7))
                 .until(() -> token(ada, "configurator:1") == token);
 
         String first = sara.getWindowHandle();
@@ -180,12 +254,18 @@ public class ScreensInBrowserIT {
         assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
         sara.close();
         sara.switchTo().window(first);
-        await("the closed tab's lock is released").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+        await("the closed tab's lock is released")
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> ada.get("api/locks/item:4:filters").statusCode() == 404);
-        assertThat(token(ada, "configurator:1")).as("the other tab keeps its lock").isEqualTo(token);
+        assertThat(token(ada, "configurator:1"))
+                .as("the other tab keeps its lock")
+                .isEqualTo(token);
 
-        sara.get(base + "configurators.xhtml"); // leaving the page: its goodbye releases at once, not after the grace
-        await("released well within the tab-close grace").atMost(Duration.ofMillis(1_500))
+        sara.get(base + "configurators.xhtml"); // leaving the page: its goodbye releases at once,
+        // not after the grace
+        await("released well within the tab-close grace")
+                .atMost(Duration.ofMillis(1_500))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> ada.get("api/locks/configurator:1").statusCode() == 404);
     }
@@ -197,25 +277,44 @@ public class ScreensInBrowserIT {
         omar.get(base + "configurators.xhtml");
         login(sara, "sara");
         sara.get(base + "configurator.xhtml?id=2");
-        await("the list shows Sara without a reload").atMost(Duration.ofSeconds(2))
-                .until(() -> omar.findElements(By.cssSelector("[data-testid=list-lock-state]")).stream()
-                        .anyMatch(state -> state.getText().startsWith("Being edited by Sara")));
+        await("the list shows Sara without a reload")
+                .atMost(Duration.ofSeconds(2))
+                .until(
+                        () ->
+                                omar
+                                        .findElements(
+                                                By.cssSelector("[data-testid=list-lock-state]"))
+                                        .stream()
+                                        .anyMatch(
+                                                state ->
+                                                        state.getText()
+                                                                .startsWith(
+                                                                        "Being edited by Sara")));
 
         shot(omar, "4-list-live");
         omar.get(base + "configurator.xhtml?id=2");
         assertThat(testId(omar, "viewers")).contains("Omar (you)").contains("Sara — editing");
-        await("Sara sees Omar join").atMost(Duration.ofSeconds(2))
+        await("Sara sees Omar join")
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> testId(sara, "viewers").contains("Omar"));
         omar.findElement(By.cssSelector("[data-testid=take-when-free]")).click();
 
         sara.findElement(By.id("edit:description")).sendKeys(" Typed by Sara.");
-        assertThat(ada.delete("api/locks/configurator:2?reason=Quarter%20end").statusCode()).isEqualTo(204);
-        await("Sara is told at once, and keeps what she typed").atMost(Duration.ofSeconds(2))
-                .until(() -> !sara.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
-        assertThat(testId(sara, "lock-lost")).contains("Ada released your lock: Quarter end (configurator:2)");
+        assertThat(ada.delete("api/locks/configurator:2?reason=Quarter%20end").statusCode())
+                .isEqualTo(204);
+        await("Sara is told at once, and keeps what she typed")
+                .atMost(Duration.ofSeconds(2))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=lock-lost]"))
+                                        .isEmpty());
+        assertThat(testId(sara, "lock-lost"))
+                .contains("Ada released your lock: Quarter end (configurator:2)");
         shot(sara, "3-force-released-input-kept");
-        assertThat(sara.findElement(By.id("edit:description")).getAttribute("value")).endsWith("Typed by Sara.");
-        await("Omar asked to edit it when free: his page opens it for editing").atMost(Duration.ofSeconds(3))
+        assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                .endsWith("Typed by Sara.");
+        await("Omar asked to edit it when free: his page opens it for editing")
+                .atMost(Duration.ofSeconds(3))
                 .until(() -> testId(omar, "lock-status").equals("You are editing"));
         omar.findElement(By.cssSelector("[data-testid=done]")).click();
     }
@@ -231,21 +330,36 @@ public class ScreensInBrowserIT {
             if (n > 0) {
                 sara.switchTo().newWindow(WindowType.TAB);
             }
-            sara.get(base + (n % 2 == 0 ? "configurators.xhtml" : "configurator.xhtml?view=true&id=4"));
+            sara.get(
+                    base
+                            + (n % 2 == 0
+                                    ? "configurators.xhtml"
+                                    : "configurator.xhtml?view=true&id=4"));
             tabs.add(sara.getWindowHandle());
         }
-        assertThat(ada.postJson("api/locks", "{\"resource\":\"configurator:4\"}").statusCode()).isEqualTo(201);
-        for (String tab : tabs) { // six lists and six read-only pages of the record, each told at once
+        assertThat(ada.postJson("api/locks", "{\"resource\":\"configurator:4\"}").statusCode())
+                .isEqualTo(201);
+        for (String tab :
+                tabs) { // six lists and six read-only pages of the record, each told at once
             sara.switchTo().window(tab);
-            await("every tab hears that Ada took it").atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> shows(sara, "[data-testid=list-lock-state], [data-testid=lock-status]", "Ada"));
+            await("every tab hears that Ada took it")
+                    .atMost(Duration.ofSeconds(3))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(
+                            () ->
+                                    shows(
+                                            sara,
+                                            "[data-testid=list-lock-state], [data-testid=lock-status]",
+                                            "Ada"));
         }
         sara.switchTo().newWindow(WindowType.TAB);
         long opening = System.nanoTime();
         sara.get(base + "configurator.xhtml?view=true&id=4");
         long millis = (System.nanoTime() - opening) / 1_000_000;
         System.out.printf("The 13th tab of one browser opened its page in %d ms%n", millis);
-        assertThat(millis).as("the 13th tab's page is not queued behind open streams").isLessThan(1000);
+        assertThat(millis)
+                .as("the 13th tab's page is not queued behind open streams")
+                .isLessThan(1000);
         assertThat(testId(sara, "lock-status")).startsWith("Being edited by Ada");
         assertThat(ada.delete("api/locks/configurator:4").statusCode()).isEqualTo(204);
     }
@@ -255,10 +369,18 @@ public class ScreensInBrowserIT {
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
         Duration soak = Duration.ofSeconds(Long.getLong("editlock.soak.seconds", 60));
         login(sara, "sara");
-        List<String> pages = List.of("configurator.xhtml?id=1", "configurator.xhtml?id=2", "variables.xhtml?id=3",
-                "variables.xhtml?id=4");
-        List<String> keys = List.of("configurator:1", "configurator:2", "configurator:3:variables",
-                "configurator:4:variables");
+        List<String> pages =
+                List.of(
+                        "configurator.xhtml?id=1",
+                        "configurator.xhtml?id=2",
+                        "variables.xhtml?id=3",
+                        "variables.xhtml?id=4");
+        List<String> keys =
+                List.of(
+                        "configurator:1",
+                        "configurator:2",
+                        "configurator:3:variables",
+                        "configurator:4:variables");
         for (int n = 0; n < pages.size(); n++) {
             if (n > 0) {
                 sara.switchTo().newWindow(WindowType.TAB);
@@ -268,11 +390,15 @@ public class ScreensInBrowserIT {
         }
         List<Long> tokens = keys.stream().map(k -> token(ada, k)).toList();
         long since = lastEventId(ada);
-        await("four background tabs keep their locks for " + soak.toSeconds() + " s").during(soak)
-                .atMost(soak.plusSeconds(10)).pollInterval(Duration.ofSeconds(2))
+        await("four background tabs keep their locks for " + soak.toSeconds() + " s")
+                .during(soak)
+                .atMost(soak.plusSeconds(10))
+                .pollInterval(Duration.ofSeconds(2))
                 .until(() -> keys.stream().map(k -> token(ada, k)).toList().equals(tokens));
-        System.out.printf("Four tabs open for %d s: their locks kept, no release%n", soak.toSeconds());
-        assertThat(eventsSince(ada, since)).as("nothing was released, closed or lapsed meanwhile")
+        System.out.printf(
+                "Four tabs open for %d s: their locks kept, no release%n", soak.toSeconds());
+        assertThat(eventsSince(ada, since))
+                .as("nothing was released, closed or lapsed meanwhile")
                 .doesNotContain("RELEASED", "VIEW_CLOSED", "EXPIRED", "SESSION_ENDED");
     }
 
@@ -284,46 +410,65 @@ public class ScreensInBrowserIT {
         login(sara, "sara");
         sara.get(base + "configurators.xhtml");
         long lastOwnRequest = System.nanoTime();
-        Duration bound = Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 2L * 5 + 2); // + the check, twice
+        Duration bound =
+                Duration.ofSeconds(
+                        TestSettings.SESSION_TIMEOUT_SECONDS + 2L * 5 + 2); // + the check, twice
         int looks = 0;
         while (System.nanoTime() - lastOwnRequest < bound.toNanos()) {
-            boolean sessionSurelyOpen = System.nanoTime() - lastOwnRequest
-                    < Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS - 3).toNanos();
-            assertThat(ada.postJson("api/locks", "{\"resource\":\"configurator:3\"}").statusCode()).isEqualTo(201);
-            if (sessionSurelyOpen) { // (later her session may end at any moment, and her page stop looking)
-                await("Sara's open list looks again when Ada takes it").atMost(Duration.ofSeconds(3))
-                        .pollInterval(Duration.ofMillis(50)).until(() -> listShowsAda(sara));
+            boolean sessionSurelyOpen =
+                    System.nanoTime() - lastOwnRequest
+                            < Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS - 3)
+                                    .toNanos();
+            assertThat(ada.postJson("api/locks", "{\"resource\":\"configurator:3\"}").statusCode())
+                    .isEqualTo(201);
+            if (sessionSurelyOpen) { // (later her session may end at any moment, and her page stop
+                // looking)
+                await("Sara's open list looks again when Ada takes it")
+                        .atMost(Duration.ofSeconds(3))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> listShowsAda(sara));
                 looks++;
             }
             assertThat(ada.delete("api/locks/configurator:3").statusCode()).isEqualTo(204);
             if (sessionSurelyOpen) {
-                await("… and when Ada is done").atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                await("… and when Ada is done")
+                        .atMost(Duration.ofSeconds(3))
+                        .pollInterval(Duration.ofMillis(50))
                         .until(() -> !listShowsAda(sara));
                 looks++;
             } else {
-                await().pollDelay(Duration.ofMillis(500)).until(() -> true); // a change every half second
+                await().pollDelay(Duration.ofMillis(500))
+                        .until(() -> true); // a change every half second
             }
         }
-        System.out.printf("Sara's list looked again %d times on its own in the first %d s she was away%n", looks,
-                TestSettings.SESSION_TIMEOUT_SECONDS - 3);
-        assertThat(looks).as("her open list made background requests while she was away").isGreaterThan(2);
+        System.out.printf(
+                "Sara's list looked again %d times on its own in the first %d s she was away%n",
+                looks, TestSettings.SESSION_TIMEOUT_SECONDS - 3);
+        assertThat(looks)
+                .as("her open list made background requests while she was away")
+                .isGreaterThan(2);
         sara.get(base + "configurators.xhtml");
-        assertThat(sara.findElements(By.id("login:username"))).as("her session ended while she was away: the list "
-                + "asks her to log in").isNotEmpty();
+        assertThat(sara.findElements(By.id("login:username")))
+                .as("her session ended while she was away: the list " + "asks her to log in")
+                .isNotEmpty();
     }
 
-    private static final Map<ChromeDriver, Long> LAST_WORK = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<ChromeDriver, Long> LAST_WORK =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * The user of {@code browser} keeps working elsewhere in the application (a request of their own every 2 s), so
-     * their session lives on while a test waits longer than the session timeout (10 s here); an idle user's session
-     * would end, and their open page stop hearing news. Always true.
+     * The user of {@code browser} keeps working elsewhere in the application (a request of their
+     * own every 2 s), so their session lives on while a test waits longer than the session timeout
+     * (10 s here); an idle user's session would end, and their open page stop hearing news. Always
+     * true.
      */
     private static boolean keepsWorking(ChromeDriver browser) {
         long now = System.nanoTime();
         if (now - LAST_WORK.getOrDefault(browser, 0L) > 2_000_000_000L) {
             LAST_WORK.put(browser, now);
-            browser.executeScript("fetch('api/locks', {credentials: 'same-origin'})"); // (no page: no view to keep)
+            browser.executeScript(
+                    "fetch('api/locks', {credentials: 'same-origin'})"); // (no page: no view to
+            // keep)
         }
         return true;
     }
@@ -332,35 +477,58 @@ public class ScreensInBrowserIT {
         return shows(page, "[data-testid=list-lock-state]", "Ada");
     }
 
-    /** Whether an element matching {@code css} shows {@code text} (false while the page re-renders it). */
+    /**
+     * Whether an element matching {@code css} shows {@code text} (false while the page re-renders
+     * it).
+     */
     private static boolean shows(ChromeDriver page, String css, String text) {
         try {
-            return page.findElements(By.cssSelector(css)).stream().anyMatch(e -> e.getText().contains(text));
+            return page.findElements(By.cssSelector(css)).stream()
+                    .anyMatch(e -> e.getText().contains(text));
         } catch (StaleElementReferenceException e) {
             return false;
         }
     }
 
     private static long lastEventId(Browser admin) {
-        var events = Json.createReader(new StringReader(admin.get("api/locks/events?limit=1").body())).readArray();
+        var events =
+                Json.createReader(new StringReader(admin.get("api/locks/events?limit=1").body()))
+                        .readArray();
         return events.isEmpty() ? 0 : events.get(0).asJsonObject().getJsonNumber("id").longValue();
     }
 
     private static List<String> eventsSince(Browser admin, long id) {
-        return Json.createReader(new StringReader(admin.get("api/locks/events?limit=200").body())).readArray()
-                .stream().map(e -> e.asJsonObject()).filter(e -> e.getJsonNumber("id").longValue() > id)
-                .map(e -> e.getString("type")).toList();
+        return Json.createReader(new StringReader(admin.get("api/locks/events?limit=200").body()))
+                .readArray()
+                .stream()
+                .map(e -> e.asJsonObject())
+                .filter(e -> e.getJsonNumber("id").longValue() > id)
+                .map(e -> e.getString("type"))
+                .toList();
     }
 
     private static long token(Browser admin, String resource) {
         var response = admin.get("api/locks/" + resource);
         assertThat(response.statusCode()).as("%s is held", resource).isEqualTo(200);
-        return Json.createReader(new StringReader(response.body())).readObject().getJsonNumber("token").longValue();
+        return Json.createReader(new StringReader(response.body()))
+                .readObject()
+                .getJsonNumber("token")
+                .longValue();
     }
 
     private static List<String> events(Browser admin, String resource, int limit) {
-        return Json.createReader(new StringReader(admin.get("api/locks/events?resource=" + resource + "&limit="
-                + limit).body())).readArray().stream().map(e -> e.asJsonObject().getString("type")).toList();
+        return Json.createReader(
+                        new StringReader(
+                                admin.get(
+                                                "api/locks/events?resource="
+                                                        + resource
+                                                        + "&limit="
+                                                        + limit)
+                                        .body()))
+                .readArray()
+                .stream()
+                .map(e -> e.asJsonObject().getString("type"))
+                .toList();
     }
 
     @Test
@@ -371,15 +539,18 @@ public class ScreensInBrowserIT {
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
         Instant firstExpiry = expiresAt(ada);
 
-        // Sara keeps working. Her page's heartbeat (every quarter of the shorter of lease and session timeout) moves
+        // Sara keeps working. Her page's heartbeat (every quarter of the shorter of lease and
+        // session timeout) moves
         // the lease on, and keeps her session (10 s timeout here) alive past its timeout.
         sara.findElement(By.id("edit:description")).sendKeys(" More detail.");
-        await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 15)).pollInterval(Duration.ofSeconds(1))
+        await().atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 15))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> expiresAt(ada).isAfter(firstExpiry));
         await("the lock outlives the session timeout while Sara works")
                 .during(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 2))
                 .atMost(Duration.ofSeconds(TestSettings.SESSION_TIMEOUT_SECONDS + 10))
-                .pollInterval(Duration.ofSeconds(1)).until(() -> expiresAt(ada).isAfter(firstExpiry));
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> expiresAt(ada).isAfter(firstExpiry));
 
         login(omar, "omar");
         omar.get(base + "configurator.xhtml?id=2");
@@ -387,11 +558,13 @@ public class ScreensInBrowserIT {
         assertThat(omar.findElements(By.cssSelector("[data-testid=edit-form]"))).isEmpty();
 
         sara.findElement(By.cssSelector("[data-testid=done]")).click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> sara.getPageSource().contains("no longer editing"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> sara.getPageSource().contains("no longer editing"));
         omar.navigate().refresh();
         assertThat(testId(omar, "lock-status")).isEqualTo("You are editing");
         omar.findElement(By.cssSelector("[data-testid=done]")).click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> omar.getPageSource().contains("no longer editing"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> omar.getPageSource().contains("no longer editing"));
     }
 
     /** With {@code -Deditlock.screenshots=DIR}: saves what the browser shows, for the README. */
@@ -400,7 +573,8 @@ public class ScreensInBrowserIT {
         if (dir != null) {
             try {
                 java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
-                java.nio.file.Files.write(java.nio.file.Path.of(dir, name + ".png"),
+                java.nio.file.Files.write(
+                        java.nio.file.Path.of(dir, name + ".png"),
                         browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -418,7 +592,10 @@ public class ScreensInBrowserIT {
         browser.findElement(By.id("login:password")).sendKeys(password);
         browser.findElement(By.cssSelector("[data-testid=login]")).click();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> !browser.findElements(By.cssSelector("[data-testid=logout]")).isEmpty());
+                .until(
+                        () ->
+                                !browser.findElements(By.cssSelector("[data-testid=logout]"))
+                                        .isEmpty());
     }
 
     @Test
@@ -430,51 +607,79 @@ public class ScreensInBrowserIT {
         ChromeDriver ada = Chromium.start();
         try {
             login(ada, "ada");
-            // (taken now: an API session whose user does nothing for the session timeout, 10 s here, ends)
-            assertThat(api.postJson("api/locks", "{\"resource\":\"configurator:3\"}").statusCode()).isEqualTo(201);
+            // (taken now: an API session whose user does nothing for the session timeout, 10 s
+            // here, ends)
+            assertThat(api.postJson("api/locks", "{\"resource\":\"configurator:3\"}").statusCode())
+                    .isEqualTo(201);
             ada.findElement(By.cssSelector("[data-testid=admin-locks]")).click();
-            await().atMost(Duration.ofSeconds(10)).until(() -> testId(ada, "lock-table").contains("configurator:1"));
-            assertThat(testId(ada, "lock-table")).contains("Sara (sara)").contains("configurator:3");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> testId(ada, "lock-table").contains("configurator:1"));
+            assertThat(testId(ada, "lock-table"))
+                    .contains("Sara (sara)")
+                    .contains("configurator:3");
 
             assertThat(api.delete("api/locks/configurator:3").statusCode()).isEqualTo(204);
-            await("a lock released elsewhere leaves the dashboard without a reload").atMost(Duration.ofSeconds(2))
+            await("a lock released elsewhere leaves the dashboard without a reload")
+                    .atMost(Duration.ofSeconds(2))
                     .until(() -> !testId(ada, "lock-table").contains("configurator:3"));
 
             ada.findElement(By.cssSelector("[data-testid='release-configurator:1']")).click();
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> !ada.findElements(By.cssSelector("[data-testid=confirm-release]")).isEmpty());
+                    .until(
+                            () ->
+                                    !ada.findElements(
+                                                    By.cssSelector("[data-testid=confirm-release]"))
+                                            .isEmpty());
             ada.findElement(By.cssSelector("[data-testid=confirm-release]")).click();
-            await("a reason is required").atMost(Duration.ofSeconds(10))
+            await("a reason is required")
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> ada.getPageSource().contains("Say why"));
-            assertThat(testId(ada, "lock-table")).as("nothing released without a reason").contains("configurator:1");
+            assertThat(testId(ada, "lock-table"))
+                    .as("nothing released without a reason")
+                    .contains("configurator:1");
             shot(ada, "5-dashboard");
-            ada.findElement(By.cssSelector("[data-testid=reason]")).sendKeys("Needed for the audit");
+            ada.findElement(By.cssSelector("[data-testid=reason]"))
+                    .sendKeys("Needed for the audit");
             ada.findElement(By.cssSelector("[data-testid=confirm-release]")).click();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !testId(ada, "lock-table").contains("configurator:1"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !testId(ada, "lock-table").contains("configurator:1"));
 
-            await("Sara is told at once").atMost(Duration.ofSeconds(2))
-                    .until(() -> !sara.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
-            assertThat(testId(sara, "lock-lost")).contains("Ada released your lock: Needed for the audit");
-            assertThat(sara.findElement(By.id("edit:description")).getAttribute("value")).endsWith("Typed by Sara.");
+            await("Sara is told at once")
+                    .atMost(Duration.ofSeconds(2))
+                    .until(
+                            () ->
+                                    !sara.findElements(By.cssSelector("[data-testid=lock-lost]"))
+                                            .isEmpty());
+            assertThat(testId(sara, "lock-lost"))
+                    .contains("Ada released your lock: Needed for the audit");
+            assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                    .endsWith("Typed by Sara.");
 
             ada.findElement(By.cssSelector("[data-testid=open-history]")).click();
-            await().atMost(Duration.ofSeconds(10)).until(() -> testId(ada, "lock-history")
-                    .contains("FORCE_RELEASED"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> testId(ada, "lock-history").contains("FORCE_RELEASED"));
             assertThat(testId(ada, "lock-history")).contains("ada: Needed for the audit");
         } finally {
             Chromium.quit(ada);
         }
         Browser editor = new Browser(URI.create(base.toString()));
         editor.login("omar", "demo");
-        assertThat(editor.get("admin/locks.xhtml").statusCode()).as("editors may not see the dashboard").isEqualTo(403);
+        assertThat(editor.get("admin/locks.xhtml").statusCode())
+                .as("editors may not see the dashboard")
+                .isEqualTo(403);
         assertThat(editor.get("admin/history.xhtml").statusCode()).isEqualTo(403);
     }
 
-    /** The text of an element, read again if the page re-rendered it (a live update) while it was being read. */
+    /**
+     * The text of an element, read again if the page re-rendered it (a live update) while it was
+     * being read.
+     */
     private static String testId(WebDriver browser, String id) {
         for (int attempt = 0; ; attempt++) {
             try {
-                return browser.findElement(By.cssSelector("[data-testid=" + id + "]")).getText().trim();
+                return browser.findElement(By.cssSelector("[data-testid=" + id + "]"))
+                        .getText()
+                        .trim();
             } catch (StaleElementReferenceException e) {
                 if (attempt == 5) {
                     throw e;
@@ -485,32 +690,47 @@ public class ScreensInBrowserIT {
 
     private static Instant expiresAt(Browser admin) {
         var response = admin.get("api/locks/configurator:2");
-        assertThat(response.statusCode()).as("Sara's lock is held; history: %s",
-                admin.get("api/locks/events?resource=configurator:2&limit=5").body()).isEqualTo(200);
-        return Instant.parse(Json.createReader(new StringReader(response.body())).readObject().getString("expiresAt"));
+        assertThat(response.statusCode())
+                .as(
+                        "Sara's lock is held; history: %s",
+                        admin.get("api/locks/events?resource=configurator:2&limit=5").body())
+                .isEqualTo(200);
+        return Instant.parse(
+                Json.createReader(new StringReader(response.body()))
+                        .readObject()
+                        .getString("expiresAt"));
     }
 
     // ---- hostile text is shown as text ----
 
-    private static final String MARK = "<img src=x onerror=\"window.__xss=1\"><script>window.__xss=2</script>";
+    private static final String MARK =
+            "<img src=x onerror=\"window.__xss=1\"><script>window.__xss=2</script>";
 
     @Test
     void scriptTextInANameARuleAndAReasonIsShownAsTextOnEveryScreen() throws Exception {
         String login = "mal" + System.nanoTime() % 1_000_000;
         String name;
         String rule;
-        try (var c = TestDatabase.connect(); var s = c.createStatement()) {
-            try (var ps = c.prepareStatement("insert into app_user (login, display_name, password_hash) values (?, ?, ?)")) {
+        try (var c = TestDatabase.connect();
+                var s = c.createStatement()) {
+            try (var ps =
+                    c.prepareStatement(
+                            "insert into app_user (login, display_name, password_hash) values (?, ?, ?)")) {
                 ps.setString(1, login);
                 ps.setString(2, "Mal " + MARK);
-                ps.setString(3, com.editlock.launcher.AddUser.hash("right-password".toCharArray(),
-                        new java.security.SecureRandom()));
+                ps.setString(
+                        3,
+                        com.editlock.launcher.AddUser.hash(
+                                "right-password".toCharArray(), new java.security.SecureRandom()));
                 ps.executeUpdate();
             }
-            s.executeUpdate("insert into app_user_role (login, role) values ('" + login + "', 'editor')");
-            try (var rs = s.executeQuery("select c.name, f.rule from configurator c join configurator_item i on "
-                    + "i.configurator_id = c.id join item_filter f on f.item_id = i.id where c.id = 4 order by f.id "
-                    + "limit 1")) {
+            s.executeUpdate(
+                    "insert into app_user_role (login, role) values ('" + login + "', 'editor')");
+            try (var rs =
+                    s.executeQuery(
+                            "select c.name, f.rule from configurator c join configurator_item i on "
+                                    + "i.configurator_id = c.id join item_filter f on f.item_id = i.id where c.id = 4 order by f.id "
+                                    + "limit 1")) {
                 rs.next();
                 name = rs.getString(1);
                 rule = rs.getString(2);
@@ -518,22 +738,29 @@ public class ScreensInBrowserIT {
         }
         // The configurator's name through the API, as any editor could type it.
         Browser api = new Browser(URI.create(base.toString())).basic(login, "right-password");
-        assertThat(api.postJson("api/locks", "{\"resource\":\"configurator:4\"}").statusCode()).isEqualTo(201);
-        var current = Json.createReader(new StringReader(api.get("api/configurators/4").body())).readObject();
+        assertThat(api.postJson("api/locks", "{\"resource\":\"configurator:4\"}").statusCode())
+                .isEqualTo(201);
+        var current =
+                Json.createReader(new StringReader(api.get("api/configurators/4").body()))
+                        .readObject();
         var renamed = Json.createObjectBuilder(current).add("name", "Savings " + MARK).build();
-        assertThat(api.send("PUT", "api/configurators/4", renamed.toString()).statusCode()).isEqualTo(200);
+        assertThat(api.send("PUT", "api/configurators/4", renamed.toString()).statusCode())
+                .isEqualTo(200);
         assertThat(api.delete("api/locks/configurator:4").statusCode()).isEqualTo(204);
-        try (var c = TestDatabase.connect(); var ps = c.prepareStatement("update item_filter set rule = ? where rule = ?")) {
+        try (var c = TestDatabase.connect();
+                var ps = c.prepareStatement("update item_filter set rule = ? where rule = ?")) {
             ps.setString(1, "deposit > 0 " + MARK);
             ps.setString(2, rule);
             ps.executeUpdate();
         }
         ChromeDriver ada = Chromium.start();
         try {
-            // Mal edits configurator 4 on a screen; Sara looks at the list, the read-only page and the filters.
+            // Mal edits configurator 4 on a screen; Sara looks at the list, the read-only page and
+            // the filters.
             login(omar, login, "right-password");
             omar.get(base + "configurator.xhtml?id=4");
-            await().atMost(Duration.ofSeconds(10)).until(() -> testId(omar, "lock-status").contains("You are editing"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> testId(omar, "lock-status").contains("You are editing"));
             showsAsText(omar, "Savings " + MARK);
             login(sara, "sara");
             sara.get(base + "configurators.xhtml");
@@ -542,23 +769,33 @@ public class ScreensInBrowserIT {
             sara.get(base + "configurator.xhtml?id=4");
             showsAsText(sara, "Mal " + MARK);
             sara.findElements(By.cssSelector("[data-testid=open-filters]")).get(0).click();
-            await().atMost(Duration.ofSeconds(10)).until(() -> sara.getPageSource().contains("Current rules"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> sara.getPageSource().contains("Current rules"));
             showsAsText(sara, "deposit > 0 " + MARK);
 
             // Ada sees Mal on the dashboard and force-releases with script text as the reason.
             login(ada, "ada");
             ada.get(base + "admin/locks.xhtml");
-            await().atMost(Duration.ofSeconds(10)).until(() -> testId(ada, "lock-table").contains("configurator:4"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> testId(ada, "lock-table").contains("configurator:4"));
             showsAsText(ada, "Mal " + MARK);
             showsAsText(ada, "Savings " + MARK);
             ada.findElement(By.cssSelector("[data-testid='release-configurator:4']")).click();
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> !ada.findElements(By.cssSelector("[data-testid=reason]")).isEmpty());
+                    .until(
+                            () ->
+                                    !ada.findElements(By.cssSelector("[data-testid=reason]"))
+                                            .isEmpty());
             ada.findElement(By.cssSelector("[data-testid=reason]")).sendKeys("Audit " + MARK);
             ada.findElement(By.cssSelector("[data-testid=confirm-release]")).click();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !testId(ada, "lock-table").contains("configurator:4"));
-            await("Mal is told, with the reason as text").atMost(Duration.ofSeconds(5))
-                    .until(() -> !omar.findElements(By.cssSelector("[data-testid=lock-lost]")).isEmpty());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !testId(ada, "lock-table").contains("configurator:4"));
+            await("Mal is told, with the reason as text")
+                    .atMost(Duration.ofSeconds(5))
+                    .until(
+                            () ->
+                                    !omar.findElements(By.cssSelector("[data-testid=lock-lost]"))
+                                            .isEmpty());
             showsAsText(omar, "Audit " + MARK);
             ada.get(base + "admin/history.xhtml");
             showsAsText(ada, "Audit " + MARK);
@@ -566,7 +803,8 @@ public class ScreensInBrowserIT {
             assertThat(Chromium.cspViolations(ada)).isEmpty();
         } finally {
             Chromium.quit(ada);
-            try (var c = TestDatabase.connect(); var s = c.createStatement();
+            try (var c = TestDatabase.connect();
+                    var s = c.createStatement();
                     var n = c.prepareStatement("update configurator set name = ? where id = 4");
                     var r = c.prepareStatement("update item_filter set rule = ? where rule = ?")) {
                 n.setString(1, name);
@@ -580,12 +818,17 @@ public class ScreensInBrowserIT {
         }
     }
 
-    /** The text is on the page as text: no element it describes exists and none of its script ran. */
+    /**
+     * The text is on the page as text: no element it describes exists and none of its script ran.
+     */
     private static void showsAsText(WebDriver browser, String text) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> browser.findElement(By.tagName("body")).getText()
-                .contains(text));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> browser.findElement(By.tagName("body")).getText().contains(text));
         assertThat(browser.findElements(By.cssSelector("img[src='x']"))).isEmpty();
-        assertThat(((org.openqa.selenium.JavascriptExecutor) browser).executeScript("return window.__xss"))
-                .as("no script from the text ran").isNull();
+        assertThat(
+                        ((org.openqa.selenium.JavascriptExecutor) browser)
+                                .executeScript("return window.__xss"))
+                .as("no script from the text ran")
+                .isNull();
     }
 }

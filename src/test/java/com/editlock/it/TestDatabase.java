@@ -7,8 +7,9 @@ import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Starts a throw-away embedded PostgreSQL before the integration tests and hands its URL, with the settings the tests
- * rely on, to the Payara Micro that Arquillian starts. Unit tests (no {@code editlock.war} property) start nothing.
+ * Starts a throw-away embedded PostgreSQL before the integration tests and hands its URL, with the
+ * settings the tests rely on, to the Payara Micro that Arquillian starts. Unit tests (no {@code
+ * editlock.war} property) start nothing.
  */
 public class TestDatabase implements LauncherSessionListener {
 
@@ -16,7 +17,8 @@ public class TestDatabase implements LauncherSessionListener {
 
     /** A connection to the tests' database, for tests that run outside the container. */
     static java.sql.Connection connect() throws java.sql.SQLException {
-        return java.sql.DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        return java.sql.DriverManager.getConnection(
+                database.jdbcUrl(), database.user(), database.password());
     }
 
     @Override
@@ -27,22 +29,28 @@ public class TestDatabase implements LauncherSessionListener {
         try {
             database = EmbeddedDatabase.throwAway();
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not start the embedded PostgreSQL for the tests", e);
+            throw new UncheckedIOException(
+                    "Could not start the embedded PostgreSQL for the tests", e);
         }
-        System.setProperty("arq.container.payara.configuration.cmdOptions", String.join(" ",
-                "-Xmx512m",
-                "-Dlocks.bind.address=127.0.0.1",
-                "-Dlocks.db.url=" + database.jdbcUrl(),
-                "-Dlocks.db.user=" + database.user(),
-                "-Dlocks.db.password=" + database.password(),
-                "-Dlocks.demo.data=true",
-                // Every test client comes from 127.0.0.1: the per-address login throttle would make one test's failed
-                // logins another's 429. The per-account throttle stays as shipped (EditlockIT tests both).
-                "-Dlocks.login.failures.per.address=100000",
-                "-Dlocks.role.recheck.seconds=" + TestSettings.ROLE_RECHECK_SECONDS,
-                "-Dlocks.lease.seconds=" + TestSettings.LEASE_SECONDS,
-                "-Dlocks.sweep.seconds=" + TestSettings.SWEEP_SECONDS,
-                "-Dlocks.session.timeout.seconds=" + TestSettings.SESSION_TIMEOUT_SECONDS));
+        System.setProperty(
+                "arq.container.payara.configuration.cmdOptions",
+                String.join(
+                        " ",
+                        "-Xmx512m",
+                        "-Dlocks.bind.address=127.0.0.1",
+                        "-Dlocks.db.url=" + database.jdbcUrl(),
+                        "-Dlocks.db.user=" + database.user(),
+                        "-Dlocks.db.password=" + database.password(),
+                        "-Dlocks.demo.data=true",
+                        // Every test client comes from 127.0.0.1: the per-address login throttle
+                        // would make one test's failed
+                        // logins another's 429. The per-account throttle stays as shipped
+                        // (EditlockIT tests both).
+                        "-Dlocks.login.failures.per.address=100000",
+                        "-Dlocks.role.recheck.seconds=" + TestSettings.ROLE_RECHECK_SECONDS,
+                        "-Dlocks.lease.seconds=" + TestSettings.LEASE_SECONDS,
+                        "-Dlocks.sweep.seconds=" + TestSettings.SWEEP_SECONDS,
+                        "-Dlocks.session.timeout.seconds=" + TestSettings.SESSION_TIMEOUT_SECONDS));
     }
 
     @Override

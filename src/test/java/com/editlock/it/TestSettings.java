@@ -5,11 +5,12 @@ public final class TestSettings {
     public static final int LEASE_SECONDS = 20; // the default
     public static final int SWEEP_SECONDS = 5; // the default
     public static final int SESSION_TIMEOUT_SECONDS = 10;
+
     /** Payara's session reaper runs every 5 s (WEB-INF/glassfish-web.xml). */
     public static final int REAP_SECONDS = 5;
+
     /** How soon a changed role takes effect in a logged-in session. */
     public static final int ROLE_RECHECK_SECONDS = 2;
 
-    private TestSettings() {
-    }
+    private TestSettings() {}
 }

@@ -12,10 +12,12 @@ import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 
 /**
- * Prints the SQL that adds a user, for a database without demo data (production): {@code mvn -q -Padd-user
- * -Dlogin=ada -Dname=Ada -Drole=admin}, asked for the password (or given it in {@code LOCKS_NEW_PASSWORD}), writes
- * {@code target/add-user-ada.sql} to run with {@code psql}. The hash has the format and parameters Editlock's logins
- * use ({@code PBKDF2WithHmacSHA256:600000:salt:hash}, 32-byte salt and key, Base64; see {@code PasswordHashes}).
+ * Prints the SQL that adds a user, for a database without demo data (production): {@code mvn -q
+ * -Padd-user -Dlogin=ada -Dname=Ada -Drole=admin}, asked for the password (or given it in {@code
+ * LOCKS_NEW_PASSWORD}), writes {@code target/add-user-ada.sql} to run with {@code psql}. The hash
+ * has the format and parameters Editlock's logins use ({@code
+ * PBKDF2WithHmacSHA256:600000:salt:hash}, 32-byte salt and key, Base64; see {@code
+ * PasswordHashes}).
  */
 public final class AddUser {
 
@@ -27,10 +29,12 @@ public final class AddUser {
         String login = System.getProperty("login", "").trim().toLowerCase(Locale.ROOT);
         String name = System.getProperty("name", "").trim();
         String role = System.getProperty("role", "editor").trim();
-        if (!login.matches("[a-z][a-z0-9._-]{0,63}") || name.isEmpty() || !(role.equals("editor")
-                || role.equals("admin"))) {
-            System.err.println("Usage: mvn -q -Padd-user -Dlogin=ada -Dname=\"Ada Lovelace\" -Drole=admin|editor"
-                    + "  (login: lower-case letters, digits, . _ -; starts with a letter)");
+        if (!login.matches("[a-z][a-z0-9._-]{0,63}")
+                || name.isEmpty()
+                || !(role.equals("editor") || role.equals("admin"))) {
+            System.err.println(
+                    "Usage: mvn -q -Padd-user -Dlogin=ada -Dname=\"Ada Lovelace\" -Drole=admin|editor"
+                            + "  (login: lower-case letters, digits, . _ -; starts with a letter)");
             System.exit(2);
         }
         char[] password = password();
@@ -38,18 +42,38 @@ public final class AddUser {
             System.err.println("The password must have at least 8 characters.");
             System.exit(2);
         }
-        String sql = "insert into app_user (login, display_name, password_hash) values ('" + login + "', '"
-                + name.replace("'", "''") + "', '" + hash(password, new SecureRandom()) + "');\n"
-                + "insert into app_user_role (login, role) values ('" + login + "', '" + role + "');\n";
+        String sql =
+                "insert into app_user (login, display_name, password_hash) values ('"
+                        + login
+                        + "', '"
+                        + name.replace("'", "''")
+                        + "', '"
+                        + hash(password, new SecureRandom())
+                        + "');\n"
+                        + "insert into app_user_role (login, role) values ('"
+                        + login
+                        + "', '"
+                        + role
+                        + "');\n";
         Path out = Path.of(System.getProperty("out", "target/add-user-" + login + ".sql"));
         Files.writeString(out, sql);
-        System.out.println("Wrote " + out + "; run it against the database, e.g. psql \"$DATABASE\" -f " + out);
+        System.out.println(
+                "Wrote "
+                        + out
+                        + "; run it against the database, e.g. psql \"$DATABASE\" -f "
+                        + out);
     }
 
-    public static String hash(char[] password, SecureRandom random) throws GeneralSecurityException {
+    public static String hash(char[] password, SecureRandom random)
+            throws GeneralSecurityException {
         byte[] salt = new byte[BYTES];
         random.nextBytes(salt);
-        return ALGORITHM + ":" + ITERATIONS + ":" + Base64.getEncoder().encodeToString(salt) + ":"
+        return ALGORITHM
+                + ":"
+                + ITERATIONS
+                + ":"
+                + Base64.getEncoder().encodeToString(salt)
+                + ":"
                 + Base64.getEncoder().encodeToString(derive(password, salt));
     }
 
@@ -57,9 +81,11 @@ public final class AddUser {
         return derive(password, salt, ITERATIONS);
     }
 
-    static byte[] derive(char[] password, byte[] salt, int iterations) throws GeneralSecurityException {
+    static byte[] derive(char[] password, byte[] salt, int iterations)
+            throws GeneralSecurityException {
         return SecretKeyFactory.getInstance(ALGORITHM)
-                .generateSecret(new PBEKeySpec(password, salt, iterations, BYTES * 8)).getEncoded();
+                .generateSecret(new PBEKeySpec(password, salt, iterations, BYTES * 8))
+                .getEncoded();
     }
 
     private static char[] password() {

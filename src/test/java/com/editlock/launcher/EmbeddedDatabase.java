@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A real PostgreSQL 17 started from the zonky binaries (they run as root too, unlike Debian's {@code initdb}),
- * listening on loopback only.
+ * A real PostgreSQL 17 started from the zonky binaries (they run as root too, unlike Debian's
+ * {@code initdb}), listening on loopback only.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
 
@@ -18,27 +18,34 @@ public final class EmbeddedDatabase implements AutoCloseable {
         this.postgres = postgres;
     }
 
-    /** Data kept under {@code dataDirectory} across restarts, with durability on (fsync, synchronous commit). */
+    /**
+     * Data kept under {@code dataDirectory} across restarts, with durability on (fsync, synchronous
+     * commit).
+     */
     public static EmbeddedDatabase durable(Path dataDirectory) throws IOException {
         Files.createDirectories(dataDirectory);
         stopLeftover(dataDirectory);
-        return new EmbeddedDatabase(base()
-                .setDataDirectory(dataDirectory)
-                .setCleanDataDirectory(false)
-                .setServerConfig("fsync", "on")
-                .setServerConfig("synchronous_commit", "on")
-                .setServerConfig("full_page_writes", "on")
-                .start());
+        return new EmbeddedDatabase(
+                base().setDataDirectory(dataDirectory)
+                        .setCleanDataDirectory(false)
+                        .setServerConfig("fsync", "on")
+                        .setServerConfig("synchronous_commit", "on")
+                        .setServerConfig("full_page_writes", "on")
+                        .start());
     }
 
     /**
-     * A database on {@code port} whose data stays in {@code dataDirectory} when it is closed, so it can be stopped and
-     * started again at the same address (a database outage). Durability off, like the tests' database.
+     * A database on {@code port} whose data stays in {@code dataDirectory} when it is closed, so it
+     * can be stopped and started again at the same address (a database outage). Durability off,
+     * like the tests' database.
      */
     public static EmbeddedDatabase restartable(Path dataDirectory, int port) throws IOException {
         Files.createDirectories(dataDirectory);
-        return new EmbeddedDatabase(base().setDataDirectory(dataDirectory).setCleanDataDirectory(false).setPort(port)
-                .start());
+        return new EmbeddedDatabase(
+                base().setDataDirectory(dataDirectory)
+                        .setCleanDataDirectory(false)
+                        .setPort(port)
+                        .start());
     }
 
     /** A throw-away database for tests: fast, because durability is off, and deleted on close. */
@@ -47,8 +54,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     /**
-     * A run that was killed hard (kill -9) leaves its PostgreSQL running on the data directory, and a second server
-     * cannot start there. Stop it with a fast shutdown (SIGINT), which PostgreSQL recovers from cleanly.
+     * A run that was killed hard (kill -9) leaves its PostgreSQL running on the data directory, and
+     * a second server cannot start there. Stop it with a fast shutdown (SIGINT), which PostgreSQL
+     * recovers from cleanly.
      */
     private static void stopLeftover(Path dataDirectory) throws IOException {
         Path pidFile = dataDirectory.resolve("postmaster.pid");
@@ -61,18 +69,34 @@ public final class EmbeddedDatabase implements AutoCloseable {
         } catch (RuntimeException e) {
             return; // unreadable: PostgreSQL itself decides whether the file is stale
         }
-        var leftover = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false));
+        var leftover =
+                ProcessHandle.of(pid)
+                        .filter(ProcessHandle::isAlive)
+                        .filter(
+                                p ->
+                                        p.info()
+                                                .command()
+                                                .map(c -> c.endsWith("postgres"))
+                                                .orElse(false));
         if (leftover.isEmpty()) {
             return;
         }
-        System.out.println("Stopping the embedded PostgreSQL that an earlier run left running (pid " + pid + ") …");
+        System.out.println(
+                "Stopping the embedded PostgreSQL that an earlier run left running (pid "
+                        + pid
+                        + ") …");
         new ProcessBuilder("kill", "-INT", Long.toString(pid)).inheritIO().start();
         try {
             leftover.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IOException("The embedded PostgreSQL of an earlier run (pid " + pid + ") did not stop; stop it "
-                    + "yourself (kill " + pid + ") and start again.", e);
+            throw new IOException(
+                    "The embedded PostgreSQL of an earlier run (pid "
+                            + pid
+                            + ") did not stop; stop it "
+                            + "yourself (kill "
+                            + pid
+                            + ") and start again.",
+                    e);
         }
     }
 

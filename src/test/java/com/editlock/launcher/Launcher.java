@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Runs Editlock for development and demos: validates the settings, starts the embedded PostgreSQL under
- * {@code ./data} unless {@code LOCKS_DB_URL} names an external one, starts Payara Micro with the WAR on loopback with
- * Hazelcast off, waits until the login page answers and prints {@code ready: http://localhost:PORT/}. Ctrl-C (or
- * SIGTERM) stops Payara and then the database.
+ * Runs Editlock for development and demos: validates the settings, starts the embedded PostgreSQL
+ * under {@code ./data} unless {@code LOCKS_DB_URL} names an external one, starts Payara Micro with
+ * the WAR on loopback with Hazelcast off, waits until the login page answers and prints {@code
+ * ready: http://localhost:PORT/}. Ctrl-C (or SIGTERM) stops Payara and then the database.
  */
 public final class Launcher {
 
@@ -52,7 +52,8 @@ public final class Launcher {
         boolean demo = settings.demoData();
         if (setting("locks.db.url").isEmpty()) {
             Path data = Path.of(setting("locks.data.dir").orElse(required("editlock.dataDir")));
-            System.out.println("Starting the embedded PostgreSQL (data in " + data.toAbsolutePath() + ") …");
+            System.out.println(
+                    "Starting the embedded PostgreSQL (data in " + data.toAbsolutePath() + ") …");
             database = EmbeddedDatabase.durable(data.resolve("postgres"));
             jvm.add("-Dlocks.db.url=" + database.jdbcUrl());
             jvm.add("-Dlocks.db.user=" + database.user());
@@ -63,51 +64,76 @@ public final class Launcher {
             }
         }
         if (database != null && count > 1) {
-            System.out.println("database: " + database.jdbcUrl() + " (user " + database.user() + ")");
+            System.out.println(
+                    "database: " + database.jdbcUrl() + " (user " + database.user() + ")");
         }
         for (int i = 0; i < count; i++) {
             int nodePort = port + i;
-            Path log = Path.of(required("editlock.war")).resolveSibling(count == 1 ? "payara.log"
-                    : "payara-" + (i + 1) + ".log");
-            System.out.println("Starting Payara Micro on port " + nodePort + " (server log: " + log + ") …");
-            nodes.add(PayaraNode.start(Path.of(required("payara.microJar")), Path.of(required("editlock.war")),
-                    Path.of(required("editlock.serverConfig")), nodePort, jvm, log));
+            Path log =
+                    Path.of(required("editlock.war"))
+                            .resolveSibling(
+                                    count == 1 ? "payara.log" : "payara-" + (i + 1) + ".log");
+            System.out.println(
+                    "Starting Payara Micro on port " + nodePort + " (server log: " + log + ") …");
+            nodes.add(
+                    PayaraNode.start(
+                            Path.of(required("payara.microJar")),
+                            Path.of(required("editlock.war")),
+                            Path.of(required("editlock.serverConfig")),
+                            nodePort,
+                            jvm,
+                            log));
         }
         for (PayaraNode node : nodes) {
             node.awaitServing(START_TIMEOUT);
             System.out.println("ready: " + node.url());
         }
         if (demo) {
-            System.out.println("demo logins (password '" + DemoData.PASSWORD + "'): sara (editor), omar (editor), "
-                    + "ada (admin)");
+            System.out.println(
+                    "demo logins (password '"
+                            + DemoData.PASSWORD
+                            + "'): sara (editor), omar (editor), "
+                            + "ada (admin)");
         }
         if (!InetAddress.getByName(bind).isLoopbackAddress()) {
-            System.out.println("listening on " + bind + ": reachable from other machines. In production put it behind a "
-                    + "TLS proxy (see the README).");
+            System.out.println(
+                    "listening on "
+                            + bind
+                            + ": reachable from other machines. In production put it behind a "
+                            + "TLS proxy (see the README).");
         }
         System.out.println("Press Ctrl-C to stop.");
         return nodes.get(0).waitFor();
     }
 
     /**
-     * {@code LOCKS_BIND_ADDRESS}: the address Payara listens on, 127.0.0.1 unless set (0.0.0.0 for every interface,
-     * or one interface's address). A literal IP address, never a name.
+     * {@code LOCKS_BIND_ADDRESS}: the address Payara listens on, 127.0.0.1 unless set (0.0.0.0 for
+     * every interface, or one interface's address). A literal IP address, never a name.
      */
     private static String bindAddress() {
         String raw = setting("locks.bind.address").orElse("127.0.0.1").trim();
         if (!raw.matches("[0-9.]+|[0-9a-fA-F:]+")) {
-            throw new LaunchException("LOCKS_BIND_ADDRESS (locks.bind.address) is '" + raw + "': it must be an IP "
-                    + "address such as 127.0.0.1 (the default) or 0.0.0.0.");
+            throw new LaunchException(
+                    "LOCKS_BIND_ADDRESS (locks.bind.address) is '"
+                            + raw
+                            + "': it must be an IP "
+                            + "address such as 127.0.0.1 (the default) or 0.0.0.0.");
         }
         return raw;
     }
 
-    /** {@code LOCKS_NODES} (1–4): how many Payara Micro nodes share the database, on consecutive ports. */
+    /**
+     * {@code LOCKS_NODES} (1–4): how many Payara Micro nodes share the database, on consecutive
+     * ports.
+     */
     private static int nodeCount() {
         String raw = setting("locks.nodes").orElse("1").trim();
         if (!raw.matches("[1-4]")) {
-            throw new LaunchException("LOCKS_NODES (locks.nodes) is '" + raw + "': it must be a whole number from 1 to"
-                    + " 4.");
+            throw new LaunchException(
+                    "LOCKS_NODES (locks.nodes) is '"
+                            + raw
+                            + "': it must be a whole number from 1 to"
+                            + " 4.");
         }
         return Integer.parseInt(raw);
     }
@@ -119,7 +145,8 @@ public final class Launcher {
             try {
                 database.close();
             } catch (IOException | RuntimeException e) {
-                System.err.println("Could not stop the embedded PostgreSQL cleanly: " + e.getMessage());
+                System.err.println(
+                        "Could not stop the embedded PostgreSQL cleanly: " + e.getMessage());
             }
             database = null;
         }
@@ -129,12 +156,18 @@ public final class Launcher {
         try (ServerSocket socket = new ServerSocket()) {
             socket.bind(new InetSocketAddress("0.0.0.0", port));
         } catch (IOException e) {
-            throw new LaunchException("Port " + port + " is in use: stop what runs there, or choose another port with "
-                    + "LOCKS_HTTP_PORT=8081.");
+            throw new LaunchException(
+                    "Port "
+                            + port
+                            + " is in use: stop what runs there, or choose another port with "
+                            + "LOCKS_HTTP_PORT=8081.");
         }
     }
 
-    /** A setting from a system property or its environment variable ({@code locks.db.url} or LOCKS_DB_URL). */
+    /**
+     * A setting from a system property or its environment variable ({@code locks.db.url} or
+     * LOCKS_DB_URL).
+     */
     static Optional<String> setting(String key) {
         return Optional.ofNullable(System.getProperty(key))
                 .or(() -> Optional.ofNullable(System.getenv(Settings.environmentName(key))))
@@ -144,7 +177,8 @@ public final class Launcher {
     private static String required(String property) {
         String value = System.getProperty(property);
         if (value == null) {
-            throw new LaunchException("System property " + property + " is not set: start Editlock with mvn -Prun.");
+            throw new LaunchException(
+                    "System property " + property + " is not set: start Editlock with mvn -Prun.");
         }
         return value;
     }

@@ -30,7 +30,8 @@ public final class PayaraNode {
      * Starts a node; {@code jvm} carries the settings ({@code -Dlocks.db.url=…}). It listens on
      * {@code -Dlocks.bind.address} when {@code jvm} has one, else on 127.0.0.1 only.
      */
-    public static PayaraNode start(Path microJar, Path war, Path serverConfig, int port, List<String> jvm, Path log)
+    public static PayaraNode start(
+            Path microJar, Path war, Path serverConfig, int port, List<String> jvm, Path log)
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -38,12 +39,26 @@ public final class PayaraNode {
             command.add("-Dlocks.bind.address=127.0.0.1");
         }
         command.addAll(jvm);
-        command.addAll(List.of("-jar", microJar.toString(), "--deploy", war.toString(), "--contextroot", "/",
-                "--port", String.valueOf(port), "--nohazelcast",
-                "--logproperties", serverConfig.resolve("logging.properties").toString(),
-                "--prebootcommandfile", serverConfig.resolve("pre-boot-commands.asadmin").toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        command.addAll(
+                List.of(
+                        "-jar",
+                        microJar.toString(),
+                        "--deploy",
+                        war.toString(),
+                        "--contextroot",
+                        "/",
+                        "--port",
+                        String.valueOf(port),
+                        "--nohazelcast",
+                        "--logproperties",
+                        serverConfig.resolve("logging.properties").toString(),
+                        "--prebootcommandfile",
+                        serverConfig.resolve("pre-boot-commands.asadmin").toString()));
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                        .start();
         return new PayaraNode(process, port, log);
     }
 
@@ -51,16 +66,21 @@ public final class PayaraNode {
         return "http://localhost:" + port + "/";
     }
 
-    /** Waits for the application's own answer (Payara answers 404 a few seconds before the WAR is deployed). */
+    /**
+     * Waits for the application's own answer (Payara answers 404 a few seconds before the WAR is
+     * deployed).
+     */
     public void awaitServing(Duration timeout) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + "login.xhtml")).timeout(Duration.ofSeconds(5))
-                .build();
+        HttpRequest probe =
+                HttpRequest.newBuilder(URI.create(url() + "login.xhtml"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new Launcher.LaunchException("Payara Micro stopped while starting. The end of " + log + ":\n"
-                        + tail());
+                throw new Launcher.LaunchException(
+                        "Payara Micro stopped while starting. The end of " + log + ":\n" + tail());
             }
             try {
                 if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -69,13 +89,20 @@ public final class PayaraNode {
             } catch (ConnectException | java.net.http.HttpTimeoutException e) {
                 // not listening yet
             }
-            if (Files.exists(log) && Files.readString(log).contains("Exception while loading the app")) {
-                throw new Launcher.LaunchException("Editlock failed to deploy. The end of " + log + ":\n" + tail());
+            if (Files.exists(log)
+                    && Files.readString(log).contains("Exception while loading the app")) {
+                throw new Launcher.LaunchException(
+                        "Editlock failed to deploy. The end of " + log + ":\n" + tail());
             }
             Thread.sleep(500);
         }
-        throw new Launcher.LaunchException("Editlock did not answer within " + timeout.toSeconds() + " s. The end of "
-                + log + ":\n" + tail());
+        throw new Launcher.LaunchException(
+                "Editlock did not answer within "
+                        + timeout.toSeconds()
+                        + " s. The end of "
+                        + log
+                        + ":\n"
+                        + tail());
     }
 
     public int waitFor() throws InterruptedException {

@@ -13,9 +13,12 @@ class LiveStreamsTest {
 
     private final AtomicLong now = new AtomicLong(10_000);
     private final List<List<String>> lost = new ArrayList<>();
-    private final LiveStreams streams = new LiveStreams(tabs -> lost.add(List.copyOf(tabs)), now::get);
+    private final LiveStreams streams =
+            new LiveStreams(tabs -> lost.add(List.copyOf(tabs)), now::get);
 
-    /** A client's end of a stream: what reached it, whether it was ended, and whether it has gone. */
+    /**
+     * A client's end of a stream: what reached it, whether it was ended, and whether it has gone.
+     */
     static final class Client implements LiveStreams.Sink {
         final StringBuilder received = new StringBuilder();
         final List<String> writers = new ArrayList<>();
@@ -54,7 +57,8 @@ class LiveStreamsTest {
             now.addAndGet(LiveStreams.PROBE_MILLIS);
             streams.pass();
         }
-        assertThat(c.received).as("the probes after the keep-alive, no more")
+        assertThat(c.received)
+                .as("the probes after the keep-alive, no more")
                 .hasToString("retry: 500\n\n" + ":\n\n".repeat(1 + LiveStreams.PROBES));
     }
 
@@ -65,7 +69,9 @@ class LiveStreamsTest {
         streams.pass();
         now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
         streams.pass(); // keep-alive
-        c.gone = true; // (a real client's socket takes the first write after it left, and resets the connection)
+        c.gone =
+                true; // (a real client's socket takes the first write after it left, and resets the
+        // connection)
         now.addAndGet(LiveStreams.PROBE_MILLIS);
         streams.pass(); // the probe
         assertThat(lost).containsExactly(List.of("a"));
@@ -82,13 +88,17 @@ class LiveStreamsTest {
             now.addAndGet(LiveStreams.PROBE_MILLIS);
             streams.pass();
         }
-        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS - LiveStreams.PROBES * LiveStreams.PROBE_MILLIS - 50);
+        now.addAndGet(
+                LiveStreams.KEEP_ALIVE_MILLIS - LiveStreams.PROBES * LiveStreams.PROBE_MILLIS - 50);
         streams.tell("a", "lock");
-        streams.pass(); // the news: a real client that just left still takes this write, and resets the connection
+        streams.pass(); // the news: a real client that just left still takes this write, and
+        // resets the connection
         c.gone = true;
         now.addAndGet(50);
         streams.pass(); // the keep-alive, 50 ms after the news
-        assertThat(lost).as("noticed at the keep-alive after the news, not a second later").containsExactly(List.of("a"));
+        assertThat(lost)
+                .as("noticed at the keep-alive after the news, not a second later")
+                .containsExactly(List.of("a"));
     }
 
     @Test
@@ -102,8 +112,11 @@ class LiveStreamsTest {
         streams.tell("b", "presence");
         streams.tell("a", "presence");
         streams.pass();
-        assertThat(c.received.toString().split("\n\n")).containsExactly("retry: 500",
-                "data: {\"tab\":\"a\",\"type\":\"presence\"}", "data: {\"tab\":\"b\",\"type\":\"presence\"}");
+        assertThat(c.received.toString().split("\n\n"))
+                .containsExactly(
+                        "retry: 500",
+                        "data: {\"tab\":\"a\",\"type\":\"presence\"}",
+                        "data: {\"tab\":\"b\",\"type\":\"presence\"}");
     }
 
     @Test
@@ -158,7 +171,7 @@ class LiveStreamsTest {
     @Test
     void everyWriteAndEveryEndHappenOnTheWriterThreadNeverOnTheCallers() throws Exception {
         Client c = new Client();
-        LiveStreams live = new LiveStreams(tabs -> { }, System::currentTimeMillis);
+        LiveStreams live = new LiveStreams(tabs -> {}, System::currentTimeMillis);
         Thread writer = new Thread(live, "the-writer");
         writer.start();
         live.open(c, List.of("a")); // from this (a "request") thread

@@ -7,8 +7,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The races of one tab's events, each forced in the order that matters: the grace timer runs exactly when the test
- * says, so a close racing a reconnect, a stale timer and a leave during the grace are deterministic.
+ * The races of one tab's events, each forced in the order that matters: the grace timer runs
+ * exactly when the test says, so a close racing a reconnect, a stale timer and a leave during the
+ * grace are deterministic.
  */
 class TabSocketsTest {
 
@@ -19,11 +20,12 @@ class TabSocketsTest {
         @Override
         public Runnable schedule(Runnable task) {
             Runnable[] slot = {task};
-            pending.add(() -> {
-                if (slot[0] != null) {
-                    slot[0].run();
-                }
-            });
+            pending.add(
+                    () -> {
+                        if (slot[0] != null) {
+                            slot[0].run();
+                        }
+                    });
             return () -> slot[0] = null;
         }
 

@@ -24,19 +24,41 @@ class LockKeyTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"configurator", "configurator:", "configurator:0", "configurator:-1", "configurator:01",
-        "configurator:1.5", "configurator:abc", "item:5", "item:5:variables", "configurator:5:filters",
-        "Configurator:1", "configurator:1:", "configurator:1 :variables", "configurator:9999999999999999999",
-        "user:1", "configurator:1;drop table app_lock"})
+    @ValueSource(
+            strings = {
+                "configurator",
+                "configurator:",
+                "configurator:0",
+                "configurator:-1",
+                "configurator:01",
+                "configurator:1.5",
+                "configurator:abc",
+                "item:5",
+                "item:5:variables",
+                "configurator:5:filters",
+                "Configurator:1",
+                "configurator:1:",
+                "configurator:1 :variables",
+                "configurator:9999999999999999999",
+                "user:1",
+                "configurator:1;drop table app_lock"
+            })
     void refusesAnythingElseWithASentence(String text) {
-        assertThatThrownBy(() -> LockKey.parse(text)).isInstanceOf(InvalidLockKeyException.class)
+        assertThatThrownBy(() -> LockKey.parse(text))
+                .isInstanceOf(InvalidLockKeyException.class)
                 .hasMessageContaining("configurator:");
     }
 
     @Test
     void canonicalOrderIsTheKeysTextOrder() {
-        var keys = new TreeSet<>(List.of(LockKey.itemFilters(2), LockKey.configurator(10), LockKey.configurator(2)));
-        assertThat(keys).extracting(LockKey::toString)
+        var keys =
+                new TreeSet<>(
+                        List.of(
+                                LockKey.itemFilters(2),
+                                LockKey.configurator(10),
+                                LockKey.configurator(2)));
+        assertThat(keys)
+                .extracting(LockKey::toString)
                 .containsExactly("configurator:10", "configurator:2", "item:2:filters");
     }
 

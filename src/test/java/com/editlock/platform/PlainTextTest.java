@@ -10,11 +10,16 @@ class PlainTextTest {
     void refusesControlAndBrokenCharactersAndKeepsEverythingAPersonTypes() {
         assertThat(PlainText.problem("Home insurance — «Nord» 🚲\tline\r\nnext")).isNull();
         assertThat(PlainText.problem(null)).isNull();
-        assertThat(PlainText.problem("a\u0000b")).contains("control character (U+0000) at position 2");
+        assertThat(PlainText.problem("a\u0000b"))
+                .contains("control character (U+0000) at position 2");
         assertThat(PlainText.problem("a\u001bb")).contains("U+001B");
         assertThat(PlainText.problem("x\u0085")).contains("U+0085");
-        assertThat(PlainText.problem("\ud800x")).contains("unpaired surrogate").contains("position 1");
-        assertThat(PlainText.problem("x\udc00")).contains("unpaired surrogate").contains("position 2");
+        assertThat(PlainText.problem("\ud800x"))
+                .contains("unpaired surrogate")
+                .contains("position 1");
+        assertThat(PlainText.problem("x\udc00"))
+                .contains("unpaired surrogate")
+                .contains("position 2");
         assertThat(PlainText.problem("end\ud83d")).contains("unpaired surrogate");
     }
 }

@@ -3,8 +3,8 @@ package com.editlock.platform;
 import com.editlock.security.PasswordHashes;
 
 /**
- * Planted for {@code LayeringTest}: the platform reaching up into security, the import that once made
- * {@code platform → security → lock → platform} one cycle. Never part of the application.
+ * Planted for {@code LayeringTest}: the platform reaching up into security, the import that once
+ * made {@code platform → security → lock → platform} one cycle. Never part of the application.
  */
 class PlantedUpwardImport {
 

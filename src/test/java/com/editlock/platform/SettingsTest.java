@@ -38,10 +38,22 @@ class SettingsTest {
 
     @Test
     void theHeartbeatFitsFourTimesIntoTheLeaseAndIntoTheSessionTimeout() {
-        assertThat(of(Map.of(Settings.LEASE_SECONDS, "30", Settings.SESSION_TIMEOUT_SECONDS, "10")).heartbeatSeconds())
+        assertThat(
+                        of(Map.of(
+                                        Settings.LEASE_SECONDS,
+                                        "30",
+                                        Settings.SESSION_TIMEOUT_SECONDS,
+                                        "10"))
+                                .heartbeatSeconds())
                 .isEqualTo(2);
-        assertThat(of(Map.of(Settings.LEASE_SECONDS, "300", Settings.SESSION_TIMEOUT_SECONDS, "1800"))
-                .heartbeatSeconds()).isEqualTo(75);
+        assertThat(
+                        of(Map.of(
+                                        Settings.LEASE_SECONDS,
+                                        "300",
+                                        Settings.SESSION_TIMEOUT_SECONDS,
+                                        "1800"))
+                                .heartbeatSeconds())
+                .isEqualTo(75);
     }
 
     @Test
@@ -50,15 +62,26 @@ class SettingsTest {
                 .isInstanceOf(InvalidSettingException.class)
                 .hasMessageContaining("LOCKS_LEASE_SECONDS (locks.lease.seconds) is 'two minutes'")
                 .hasMessageContaining("from 5 to 86400");
-        assertThatThrownBy(() -> of(Map.of(Settings.SWEEP_SECONDS, "0"))).hasMessageContaining("LOCKS_SWEEP_SECONDS");
-        assertThatThrownBy(() -> of(Map.of(Settings.HTTP_PORT, "70000"))).hasMessageContaining("from 1 to 65535");
-        assertThatThrownBy(() -> of(Map.of(Settings.DEMO_DATA, "maybe"))).hasMessageContaining("true or false");
+        assertThatThrownBy(() -> of(Map.of(Settings.SWEEP_SECONDS, "0")))
+                .hasMessageContaining("LOCKS_SWEEP_SECONDS");
+        assertThatThrownBy(() -> of(Map.of(Settings.HTTP_PORT, "70000")))
+                .hasMessageContaining("from 1 to 65535");
+        assertThatThrownBy(() -> of(Map.of(Settings.DEMO_DATA, "maybe")))
+                .hasMessageContaining("true or false");
     }
 
     @Test
     void everyBadKeyIsReportedAtOnce() {
-        assertThatThrownBy(() -> of(Map.of(Settings.LEASE_SECONDS, "-1", Settings.SESSION_TIMEOUT_SECONDS, "x")))
-                .hasMessageContaining("LOCKS_LEASE_SECONDS").hasMessageContaining("LOCKS_SESSION_TIMEOUT_SECONDS");
+        assertThatThrownBy(
+                        () ->
+                                of(
+                                        Map.of(
+                                                Settings.LEASE_SECONDS,
+                                                "-1",
+                                                Settings.SESSION_TIMEOUT_SECONDS,
+                                                "x")))
+                .hasMessageContaining("LOCKS_LEASE_SECONDS")
+                .hasMessageContaining("LOCKS_SESSION_TIMEOUT_SECONDS");
     }
 
     @Test

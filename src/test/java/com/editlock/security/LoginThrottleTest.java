@@ -17,26 +17,32 @@ class LoginThrottleTest {
     private final LoginThrottle throttle = new LoginThrottle();
 
     LoginThrottleTest() {
-        throttle.settings = Settings.from(k -> Optional.ofNullable(Map.of(
-                Settings.LOGIN_FAILURES_PER_ACCOUNT, "3",
-                Settings.LOGIN_FAILURES_PER_ADDRESS, "5",
-                Settings.LOGIN_MAX_DELAY_SECONDS, "8").get(k)));
-        throttle.clock = new Clock() {
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
+        throttle.settings =
+                Settings.from(
+                        k ->
+                                Optional.ofNullable(
+                                        Map.of(
+                                                        Settings.LOGIN_FAILURES_PER_ACCOUNT, "3",
+                                                        Settings.LOGIN_FAILURES_PER_ADDRESS, "5",
+                                                        Settings.LOGIN_MAX_DELAY_SECONDS, "8")
+                                                .get(k)));
+        throttle.clock =
+                new Clock() {
+                    @Override
+                    public ZoneOffset getZone() {
+                        return ZoneOffset.UTC;
+                    }
 
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
+                    @Override
+                    public Clock withZone(java.time.ZoneId zone) {
+                        return this;
+                    }
 
-            @Override
-            public Instant instant() {
-                return now;
-            }
-        };
+                    @Override
+                    public Instant instant() {
+                        return now;
+                    }
+                };
     }
 
     @Test
@@ -45,18 +51,27 @@ class LoginThrottleTest {
         throttle.failed("sara", "10.0.0.2");
         assertThat(throttle.wait("sara", "10.0.0.3")).isZero();
         throttle.failed("sara", "10.0.0.3");
-        assertThat(throttle.wait("sara", "10.0.0.9")).as("from any address").isEqualTo(Duration.ofSeconds(1));
-        assertThat(throttle.wait("omar", "10.0.0.9")).as("other accounts are not affected").isZero();
+        assertThat(throttle.wait("sara", "10.0.0.9"))
+                .as("from any address")
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(throttle.wait("omar", "10.0.0.9"))
+                .as("other accounts are not affected")
+                .isZero();
         for (int i = 0; i < 10; i++) {
             throttle.failed("sara", "10.0.0." + (10 + i));
         }
-        assertThat(throttle.wait("sara", "10.0.0.9")).as("never longer than the maximum")
+        assertThat(throttle.wait("sara", "10.0.0.9"))
+                .as("never longer than the maximum")
                 .isEqualTo(Duration.ofSeconds(8));
         now = now.plusSeconds(8);
-        assertThat(throttle.wait("sara", "10.0.0.9")).as("the real user gets back in soon").isZero();
+        assertThat(throttle.wait("sara", "10.0.0.9"))
+                .as("the real user gets back in soon")
+                .isZero();
         throttle.succeeded("sara");
         throttle.failed("sara", "10.0.0.1");
-        assertThat(throttle.wait("sara", "10.0.0.1")).as("a success starts the count again").isZero();
+        assertThat(throttle.wait("sara", "10.0.0.1"))
+                .as("a success starts the count again")
+                .isZero();
     }
 
     @Test

@@ -3,11 +3,12 @@ package com.editlock.lock.internal;
 import java.util.TreeSet;
 
 /**
- * Where the feed stands in the history. Event ids come from a sequence, so they are handed out in order but may
- * become visible out of order: a transaction that took id 10 can commit after the one that took id 11. A reader that
- * simply remembered "the highest id seen" would skip 10 for ever. The cursor remembers the highest id below which
- * everything was seen ({@link #floor()}) and the ids seen above it; a missing id holds the floor back until it shows
- * up, or until it has been missing for {@code patienceMillis} (a rolled-back transaction never fills its id).
+ * Where the feed stands in the history. Event ids come from a sequence, so they are handed out in
+ * order but may become visible out of order: a transaction that took id 10 can commit after the one
+ * that took id 11. A reader that simply remembered "the highest id seen" would skip 10 for ever.
+ * The cursor remembers the highest id below which everything was seen ({@link #floor()}) and the
+ * ids seen above it; a missing id holds the floor back until it shows up, or until it has been
+ * missing for {@code patienceMillis} (a rolled-back transaction never fills its id).
  */
 final class FeedCursor {
 
@@ -34,7 +35,10 @@ final class FeedCursor {
         return true;
     }
 
-    /** After a read at {@code nowMillis}: moves the floor up over what was seen and over gaps it gave up on. */
+    /**
+     * After a read at {@code nowMillis}: moves the floor up over what was seen and over gaps it
+     * gave up on.
+     */
     void advance(long nowMillis) {
         while (!seenAbove.isEmpty()) {
             if (seenAbove.first() == floor + 1) {

@@ -1,13 +1,13 @@
 package com.editlock.lock.internal;
 
-import com.editlock.platform.PlainText;
 import static com.editlock.lock.internal.LockRows.bind;
 
-import com.editlock.lock.Lock;
 import com.editlock.lock.HistoryQuery;
+import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
+import com.editlock.lock.LockLimitException;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockNotHeldException;
@@ -17,11 +17,11 @@ import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockSummary;
 import com.editlock.lock.LockUnavailableException;
-import com.editlock.lock.LockLimitException;
 import com.editlock.lock.LostLock;
 import com.editlock.lock.ResourceCatalog;
 import com.editlock.lock.RetryTransientFailures;
 import com.editlock.platform.Database;
+import com.editlock.platform.PlainText;
 import com.editlock.platform.Settings;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,37 +41,44 @@ import java.util.TreeSet;
 import javax.sql.DataSource;
 
 /**
- * The lock store: plain SQL ({@link LockStatements}) on the application's JTA data source, so that a save's fencing
- * check and its writes share one transaction. The protocol relies on READ COMMITTED (each statement sees every grant
- * committed before it starts); the data source is set to it and the application refuses to start on another level.
+ * The lock store: plain SQL ({@link LockStatements}) on the application's JTA data source, so that
+ * a save's fencing check and its writes share one transaction. The protocol relies on READ
+ * COMMITTED (each statement sees every grant committed before it starts); the data source is set to
+ * it and the application refuses to start on another level.
  *
- * <p>Acquiring is one short transaction and, when the lock is free, one round trip: one prepared text of several
- * statements that PostgreSQL runs in order, each with a fresh snapshot.
+ * <p>Acquiring is one short transaction and, when the lock is free, one round trip: one prepared
+ * text of several statements that PostgreSQL runs in order, each with a fresh snapshot.
+ *
  * <ol>
- * <li>{@code pg_advisory_xact_lock} on each aggregate involved, in key order: acquisitions inside one aggregate are
- * serialized, other aggregates proceed in parallel. It is a statement of its own so that every later statement sees
- * every grant committed before the lock was obtained.</li>
- * <li>The aggregates' lapsed rows are deleted and audited as expired: the only place an acquisition judges expiry.</li>
- * <li>One statement grants every requested key or none, unless another owner has a conflicting row (a row blocks
- * until it is deleted, lapsed or not), and audits each grant. The partial unique index on WRITE rows stays the
- * database's own guarantee of one writer per key.</li>
+ *   <li>{@code pg_advisory_xact_lock} on each aggregate involved, in key order: acquisitions inside
+ *       one aggregate are serialized, other aggregates proceed in parallel. It is a statement of
+ *       its own so that every later statement sees every grant committed before the lock was
+ *       obtained.
+ *   <li>The aggregates' lapsed rows are deleted and audited as expired: the only place an
+ *       acquisition judges expiry.
+ *   <li>One statement grants every requested key or none, unless another owner has a conflicting
+ *       row (a row blocks until it is deleted, lapsed or not), and audits each grant. The partial
+ *       unique index on WRITE rows stays the database's own guarantee of one writer per key.
  * </ol>
- * Nothing granted: a second round trip reads who is in the way. Someone live: the refusal is audited and thrown.
- * Only lapsed rows (they lapsed after the clean-up) or nobody (released meanwhile): try again, and the next clean-up
- * deletes them.
  *
- * <p><b>Transactions.</b> Every change is one statement (or, for a grant, one text of several statements), so the
- * methods join the caller's transaction when there is one ({@code SUPPORTS}: a screen opening a record takes the
- * lock and loads it in one transaction) and otherwise run autocommitted, saving the round trip of a separate commit:
- * an API acquire + release is two round trips, as for a bare lock table. PostgreSQL runs a text of several
- * statements sent together as one implicit transaction, so the advisory lock of the first statement still covers the
- * clean-up and the grant; the contract suite checks that the lock is held while the clean-up waits. Outside a
- * transaction, the refusal path's extra reads see a fresh state; a grant that slips in between only changes who is
- * named in the refusal.
+ * Nothing granted: a second round trip reads who is in the way. Someone live: the refusal is
+ * audited and thrown. Only lapsed rows (they lapsed after the clean-up) or nobody (released
+ * meanwhile): try again, and the next clean-up deletes them.
  *
- * <p>Releases delete and audit in one statement. The sweep commits each batch on its own, so a backlog never holds
- * rows locked for long. Deadlocks and serialization failures are retried where the transaction begins
- * ({@link RetryTransientFailures}); anything else the database says is a {@link LockStoreException}.
+ * <p><b>Transactions.</b> Every change is one statement (or, for a grant, one text of several
+ * statements), so the methods join the caller's transaction when there is one ({@code SUPPORTS}: a
+ * screen opening a record takes the lock and loads it in one transaction) and otherwise run
+ * autocommitted, saving the round trip of a separate commit: an API acquire + release is two round
+ * trips, as for a bare lock table. PostgreSQL runs a text of several statements sent together as
+ * one implicit transaction, so the advisory lock of the first statement still covers the clean-up
+ * and the grant; the contract suite checks that the lock is held while the clean-up waits. Outside
+ * a transaction, the refusal path's extra reads see a fresh state; a grant that slips in between
+ * only changes who is named in the refusal.
+ *
+ * <p>Releases delete and audit in one statement. The sweep commits each batch on its own, so a
+ * backlog never holds rows locked for long. Deadlocks and serialization failures are retried where
+ * the transaction begins ({@link RetryTransientFailures}); anything else the database says is a
+ * {@link LockStoreException}.
  */
 @ApplicationScoped
 @RetryTransientFailures
@@ -82,34 +89,40 @@ public class JdbcLockManager implements LockManager {
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    @Inject
-    ResourceCatalog catalog;
+    @Inject ResourceCatalog catalog;
 
-    @Inject
-    Settings settings;
+    @Inject Settings settings;
 
     /** Tests set a lease shorter than the settings allow; otherwise the configured one. */
     Duration lease;
 
-    /** Tests set a maximum lock age shorter than the settings allow; otherwise the configured one. */
+    /**
+     * Tests set a maximum lock age shorter than the settings allow; otherwise the configured one.
+     */
     Duration maxAge;
 
     int sweepBatch = SWEEP_BATCH;
 
-    /** How often a grant is tried when the locks that refused it are gone by the time they are looked up. */
+    /**
+     * How often a grant is tried when the locks that refused it are gone by the time they are
+     * looked up.
+     */
     static final int GRANT_ATTEMPTS = 20;
 
     @Override
-    @Transactional(value = Transactional.TxType.SUPPORTS,
+    @Transactional(
+            value = Transactional.TxType.SUPPORTS,
             dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
     public Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view) {
         return acquireAll(List.of(key), mode, owner, view).get(0);
     }
 
     @Override
-    @Transactional(value = Transactional.TxType.SUPPORTS,
+    @Transactional(
+            value = Transactional.TxType.SUPPORTS,
             dontRollbackOn = {LockUnavailableException.class, LockLimitException.class})
-    public List<Lock> acquireAll(Collection<LockKey> keys, LockMode mode, LockOwner owner, String view) {
+    public List<Lock> acquireAll(
+            Collection<LockKey> keys, LockMode mode, LockOwner owner, String view) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("At least one resource key is needed.");
         }
@@ -118,9 +131,12 @@ public class JdbcLockManager implements LockManager {
             aggregateOf.put(key, catalog.aggregateOf(key));
         }
         try (Connection c = dataSource.getConnection()) {
-            // A refused grant whose conflict is gone when looked at is tried again: the holder released in between
-            // (each statement sees the latest commits). Under heavy contention that can happen a few times in a row
-            // (seen three times in a row in a CI run's race test); twenty in a row means something is wrong.
+            // A refused grant whose conflict is gone when looked at is tried again: the holder
+            // released in between
+            // (each statement sees the latest commits). Under heavy contention that can happen a
+            // few times in a row
+            // (seen three times in a row in a CI run's race test); twenty in a row means something
+            // is wrong.
             for (int attempt = 0; attempt < GRANT_ATTEMPTS; attempt++) {
                 List<Lock> granted = grantAll(c, aggregateOf, mode, owner, view);
                 if (granted.size() == aggregateOf.size()) {
@@ -128,40 +144,62 @@ public class JdbcLockManager implements LockManager {
                 }
                 overCap(c, aggregateOf.keySet(), owner);
                 for (var entry : aggregateOf.entrySet()) {
-                    List<Lock> live = liveConflicts(c, entry.getKey(), entry.getValue(), mode, owner.ownerId());
+                    List<Lock> live =
+                            liveConflicts(
+                                    c, entry.getKey(), entry.getValue(), mode, owner.ownerId());
                     if (!live.isEmpty()) {
-                        try (PreparedStatement ps = c.prepareStatement(LockStatements.AUDIT_DENIAL)) {
-                            bind(ps, entry.getKey().toString(), entry.getValue().toString(), mode.name(),
-                                    owner.ownerId(), owner.login(), owner.displayName()).executeUpdate();
+                        try (PreparedStatement ps =
+                                c.prepareStatement(LockStatements.AUDIT_DENIAL)) {
+                            bind(
+                                            ps,
+                                            entry.getKey().toString(),
+                                            entry.getValue().toString(),
+                                            mode.name(),
+                                            owner.ownerId(),
+                                            owner.login(),
+                                            owner.displayName())
+                                    .executeUpdate();
                         }
                         throw new LockUnavailableException(entry.getKey(), live);
                     }
                 }
             }
-            throw new IllegalStateException(GRANT_ATTEMPTS + " grants of " + keys + " in a row were refused by "
-                    + "locks that were gone when looked at (lapsed rows the clean-up did not delete?).");
+            throw new IllegalStateException(
+                    GRANT_ATTEMPTS
+                            + " grants of "
+                            + keys
+                            + " in a row were refused by "
+                            + "locks that were gone when looked at (lapsed rows the clean-up did not delete?).");
         } catch (SQLException e) {
             throw new LockStoreException("acquire " + keys, e);
         }
     }
 
     /** Serialize, clean up, grant all or none: one round trip. */
-    private List<Lock> grantAll(Connection c, TreeMap<LockKey, LockKey> aggregateOf, LockMode mode, LockOwner owner,
-            String view) throws SQLException {
+    private List<Lock> grantAll(
+            Connection c,
+            TreeMap<LockKey, LockKey> aggregateOf,
+            LockMode mode,
+            LockOwner owner,
+            String view)
+            throws SQLException {
         TreeSet<LockKey> aggregates = new TreeSet<>(aggregateOf.values());
         StringBuilder sql = new StringBuilder();
         List<Object> params = new ArrayList<>();
         for (LockKey aggregate : aggregates) {
-            sql.append(LockStatements.SERIALIZE_AGGREGATE).append(";\n")
-                    .append(LockStatements.CLEAN_UP_AGGREGATE).append(";\n");
+            sql.append(LockStatements.SERIALIZE_AGGREGATE)
+                    .append(";\n")
+                    .append(LockStatements.CLEAN_UP_AGGREGATE)
+                    .append(";\n");
             params.add(aggregate.toString());
             params.add(aggregate.toString());
         }
         sql.append(LockStatements.grantAll(aggregateOf.size()));
-        aggregateOf.forEach((key, aggregate) -> {
-            params.add(key.toString());
-            params.add(aggregate.toString());
-        });
+        aggregateOf.forEach(
+                (key, aggregate) -> {
+                    params.add(key.toString());
+                    params.add(aggregate.toString());
+                });
         params.addAll(List.of(owner.ownerId(), mode.name(), mode.name(), owner.ownerId()));
         params.add(view);
         params.addAll(List.of(owner.login(), owner.displayName(), leaseSeconds()));
@@ -170,7 +208,8 @@ public class JdbcLockManager implements LockManager {
         try (PreparedStatement ps = bind(c.prepareStatement(sql.toString()), params.toArray())) {
             // The results come in statement order; the grant's rows are the last result set.
             List<Lock> granted = List.of();
-            for (boolean isResultSet = ps.execute(); isResultSet || ps.getUpdateCount() != -1;
+            for (boolean isResultSet = ps.execute();
+                    isResultSet || ps.getUpdateCount() != -1;
                     isResultSet = ps.getMoreResults()) {
                 if (isResultSet) {
                     try (ResultSet rs = ps.getResultSet()) {
@@ -185,24 +224,35 @@ public class JdbcLockManager implements LockManager {
     }
 
     /** Throws when the grant failed because the session would hold more locks than allowed. */
-    private void overCap(Connection c, Collection<LockKey> keys, LockOwner owner) throws SQLException {
+    private void overCap(Connection c, Collection<LockKey> keys, LockOwner owner)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(LockStatements.HELD_APART_FROM)) {
             ps.setString(1, owner.ownerId());
-            ps.setArray(2, c.createArrayOf("varchar", keys.stream().map(LockKey::toString).toArray()));
+            ps.setArray(
+                    2, c.createArrayOf("varchar", keys.stream().map(LockKey::toString).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (rs.getLong(1) + keys.size() > settings.maxLocksPerSession()) {
-                    throw new LockLimitException(settings.maxLocksPerSession(), Settings.environmentName(
-                            Settings.MAX_LOCKS_PER_SESSION));
+                    throw new LockLimitException(
+                            settings.maxLocksPerSession(),
+                            Settings.environmentName(Settings.MAX_LOCKS_PER_SESSION));
                 }
             }
         }
     }
 
-    private static List<Lock> liveConflicts(Connection c, LockKey key, LockKey aggregate, LockMode mode,
-            String ownerId) throws SQLException {
-        try (PreparedStatement ps = bind(c.prepareStatement(LockStatements.CONFLICTS), aggregate.toString(), ownerId,
-                mode.name(), key.toString(), key.toString()); ResultSet rs = ps.executeQuery()) {
+    private static List<Lock> liveConflicts(
+            Connection c, LockKey key, LockKey aggregate, LockMode mode, String ownerId)
+            throws SQLException {
+        try (PreparedStatement ps =
+                        bind(
+                                c.prepareStatement(LockStatements.CONFLICTS),
+                                aggregate.toString(),
+                                ownerId,
+                                mode.name(),
+                                key.toString(),
+                                key.toString());
+                ResultSet rs = ps.executeQuery()) {
             List<Lock> live = new ArrayList<>();
             while (rs.next()) {
                 if (rs.getBoolean("live")) {
@@ -216,36 +266,67 @@ public class JdbcLockManager implements LockManager {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public boolean release(LockKey key, String ownerId, String view) {
-        return !deleteAndAudit(LockStatements.RELEASE, LockEventType.RELEASED, null, null, key.toString(), ownerId,
-                view, view).isEmpty();
+        return !deleteAndAudit(
+                        LockStatements.RELEASE,
+                        LockEventType.RELEASED,
+                        null,
+                        null,
+                        key.toString(),
+                        ownerId,
+                        view,
+                        view)
+                .isEmpty();
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockKey> releaseView(String ownerId, String view) {
-        return keys(deleteAndAudit(LockStatements.RELEASE_VIEW, LockEventType.VIEW_CLOSED, null, null, ownerId,
-                view));
+        return keys(
+                deleteAndAudit(
+                        LockStatements.RELEASE_VIEW,
+                        LockEventType.VIEW_CLOSED,
+                        null,
+                        null,
+                        ownerId,
+                        view));
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockKey> releaseAll(String ownerId) {
-        return keys(deleteAndAudit(LockStatements.RELEASE_ALL, LockEventType.SESSION_ENDED, null, null, ownerId));
+        return keys(
+                deleteAndAudit(
+                        LockStatements.RELEASE_ALL,
+                        LockEventType.SESSION_ENDED,
+                        null,
+                        null,
+                        ownerId));
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> forceRelease(LockKey key, String adminLogin, String reason) {
-        return deleteAndAudit(LockStatements.FORCE_RELEASE, LockEventType.FORCE_RELEASED, adminLogin,
-                checkedReason(reason, key.toString()), key.toString());
+        return deleteAndAudit(
+                LockStatements.FORCE_RELEASE,
+                LockEventType.FORCE_RELEASED,
+                adminLogin,
+                checkedReason(reason, key.toString()),
+                key.toString());
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public int renew(String ownerId, String view) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(LockStatements.RENEW), ownerId, view, view,
-                        maxAgeSeconds(), leaseSeconds(), maxAgeSeconds());
+                PreparedStatement ps =
+                        bind(
+                                c.prepareStatement(LockStatements.RENEW),
+                                ownerId,
+                                view,
+                                view,
+                                maxAgeSeconds(),
+                                leaseSeconds(),
+                                maxAgeSeconds());
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getInt(1);
@@ -275,7 +356,8 @@ public class JdbcLockManager implements LockManager {
         try (Connection c = dataSource.getConnection()) {
             int deleted;
             do {
-                try (PreparedStatement ps = bind(c.prepareStatement(LockStatements.SWEEP_BATCH), sweepBatch);
+                try (PreparedStatement ps =
+                                bind(c.prepareStatement(LockStatements.SWEEP_BATCH), sweepBatch);
                         ResultSet rs = ps.executeQuery()) {
                     deleted = 0;
                     while (rs.next()) {
@@ -286,7 +368,8 @@ public class JdbcLockManager implements LockManager {
             } while (deleted == sweepBatch);
             return swept;
         } catch (SQLException e) {
-            throw new LockStoreException("sweep lapsed locks (" + swept.size() + " swept before the failure)", e);
+            throw new LockStoreException(
+                    "sweep lapsed locks (" + swept.size() + " swept before the failure)", e);
         }
     }
 
@@ -310,7 +393,10 @@ public class JdbcLockManager implements LockManager {
         }
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement(LockStatements.LOCKS_IN_ANY)) {
-            ps.setArray(1, c.createArrayOf("varchar", aggregates.stream().map(LockKey::toString).toArray()));
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "varchar", aggregates.stream().map(LockKey::toString).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 return LockRows.locks(rs);
             }
@@ -322,7 +408,12 @@ public class JdbcLockManager implements LockManager {
     @Override
     @Transactional // its queries share one connection
     public Optional<LostLock> lost(Lock held) {
-        if (!query(LockStatements.STILL_HELD, held.key().toString(), held.ownerId(), held.fencingToken()).isEmpty()) {
+        if (!query(
+                        LockStatements.STILL_HELD,
+                        held.key().toString(),
+                        held.ownerId(),
+                        held.fencingToken())
+                .isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(howItEnded(held.key(), held.fencingToken()));
@@ -334,39 +425,64 @@ public class JdbcLockManager implements LockManager {
         return query(LockStatements.LOCKS_OF, ownerId);
     }
 
-    private static final java.util.Map<LockQuery.Sort, String> SORT_COLUMNS = java.util.Map.of(
-            LockQuery.Sort.RESOURCE, "resource_key", LockQuery.Sort.MODE, "mode", LockQuery.Sort.HOLDER,
-            "display_name", LockQuery.Sort.ACQUIRED, "acquired_at", LockQuery.Sort.RENEWED, "renewed_at",
-            LockQuery.Sort.EXPIRES, "expires_at", LockQuery.Sort.TOKEN, "fencing_token");
+    private static final java.util.Map<LockQuery.Sort, String> SORT_COLUMNS =
+            java.util.Map.of(
+                    LockQuery.Sort.RESOURCE,
+                    "resource_key",
+                    LockQuery.Sort.MODE,
+                    "mode",
+                    LockQuery.Sort.HOLDER,
+                    "display_name",
+                    LockQuery.Sort.ACQUIRED,
+                    "acquired_at",
+                    LockQuery.Sort.RENEWED,
+                    "renewed_at",
+                    LockQuery.Sort.EXPIRES,
+                    "expires_at",
+                    LockQuery.Sort.TOKEN,
+                    "fencing_token");
 
-    private static final java.util.Map<LockKey.Kind, String> KIND_PATTERNS = java.util.Map.of(
-            LockKey.Kind.CONFIGURATOR, "^configurator:[0-9]+$",
-            LockKey.Kind.CONFIGURATOR_VARIABLES, "^configurator:[0-9]+:variables$",
-            LockKey.Kind.ITEM_FILTERS, "^item:[0-9]+:filters$");
+    private static final java.util.Map<LockKey.Kind, String> KIND_PATTERNS =
+            java.util.Map.of(
+                    LockKey.Kind.CONFIGURATOR, "^configurator:[0-9]+$",
+                    LockKey.Kind.CONFIGURATOR_VARIABLES, "^configurator:[0-9]+:variables$",
+                    LockKey.Kind.ITEM_FILTERS, "^item:[0-9]+:filters$");
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public LockPage<Lock> find(LockQuery q) {
-        String user = q.user() == null ? null : "%" + q.user().replace("\\", "\\\\").replace("%", "\\%")
-                .replace("_", "\\_") + "%";
+        String user =
+                q.user() == null
+                        ? null
+                        : "%"
+                                + q.user()
+                                        .replace("\\", "\\\\")
+                                        .replace("%", "\\%")
+                                        .replace("_", "\\_")
+                                + "%";
         String kind = q.kind() == null ? null : KIND_PATTERNS.get(q.kind());
         Object[] filter = {user, user, user, kind, kind, q.minAgeSeconds(), q.minAgeSeconds()};
         long total = count(LockStatements.FIND_COUNT, filter);
         Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
         page[filter.length] = q.limit();
         page[filter.length + 1] = q.offset();
-        return new LockPage<>(query(LockStatements.findPage(SORT_COLUMNS.get(q.sort()), q.descending()), page),
+        return new LockPage<>(
+                query(LockStatements.findPage(SORT_COLUMNS.get(q.sort()), q.descending()), page),
                 total);
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public LockSummary summary() {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                LockStatements.SUMMARY); ResultSet rs = ps.executeQuery()) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(LockStatements.SUMMARY);
+                ResultSet rs = ps.executeQuery()) {
             rs.next();
             java.sql.Timestamp oldest = rs.getTimestamp(4);
-            return new LockSummary(rs.getLong(1), rs.getLong(2), rs.getLong(3),
+            return new LockSummary(
+                    rs.getLong(1),
+                    rs.getLong(2),
+                    rs.getLong(3),
                     oldest == null ? null : oldest.toInstant());
         } catch (SQLException e) {
             throw new LockStoreException("sum up the locks", e);
@@ -376,8 +492,12 @@ public class JdbcLockManager implements LockManager {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason) {
-        return deleteAndAudit(LockStatements.FORCE_RELEASE_USER, LockEventType.FORCE_RELEASED, adminLogin,
-                checkedReason(reason, "everything " + userLogin + " holds"), userLogin);
+        return deleteAndAudit(
+                LockStatements.FORCE_RELEASE_USER,
+                LockEventType.FORCE_RELEASED,
+                adminLogin,
+                checkedReason(reason, "everything " + userLogin + " holds"),
+                userLogin);
     }
 
     @Override
@@ -387,7 +507,9 @@ public class JdbcLockManager implements LockManager {
         String type = q.type() == null ? null : q.type().name();
         java.sql.Timestamp from = q.from() == null ? null : java.sql.Timestamp.from(q.from());
         java.sql.Timestamp until = q.until() == null ? null : java.sql.Timestamp.from(q.until());
-        Object[] filter = {resource, resource, q.user(), q.user(), q.user(), type, type, from, from, until, until};
+        Object[] filter = {
+            resource, resource, q.user(), q.user(), q.user(), type, type, from, from, until, until
+        };
         long total = count(LockStatements.HISTORY_COUNT, filter);
         Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
         page[filter.length] = q.limit();
@@ -410,8 +532,11 @@ public class JdbcLockManager implements LockManager {
     public long purgeHistory(int days) {
         long purged = 0;
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(LockStatements.PURGE_HISTORY_BATCH), days,
-                        sweepBatch)) {
+                PreparedStatement ps =
+                        bind(
+                                c.prepareStatement(LockStatements.PURGE_HISTORY_BATCH),
+                                days,
+                                sweepBatch)) {
             int deleted;
             do {
                 deleted = ps.executeUpdate();
@@ -419,13 +544,15 @@ public class JdbcLockManager implements LockManager {
             } while (deleted == sweepBatch);
             return purged;
         } catch (SQLException e) {
-            throw new LockStoreException("purge old history (" + purged + " lines purged before the failure)", e);
+            throw new LockStoreException(
+                    "purge old history (" + purged + " lines purged before the failure)", e);
         }
     }
 
     private long count(String sql, Object... params) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bind(c.prepareStatement(sql),
-                params); ResultSet rs = ps.executeQuery()) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = bind(c.prepareStatement(sql), params);
+                ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
@@ -435,7 +562,8 @@ public class JdbcLockManager implements LockManager {
 
     private static String checkedReason(String reason, String what) {
         if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("A reason is required to force-release " + what + ".");
+            throw new IllegalArgumentException(
+                    "A reason is required to force-release " + what + ".");
         }
         if (reason.length() > 500) {
             throw new IllegalArgumentException("The reason is too long: at most 500 characters.");
@@ -452,8 +580,12 @@ public class JdbcLockManager implements LockManager {
     public List<LockEvent> history(LockKey key, int limit) {
         String resource = key == null ? null : key.toString();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(LockStatements.HISTORY), resource, resource,
-                        Math.max(1, Math.min(limit, 1000)));
+                PreparedStatement ps =
+                        bind(
+                                c.prepareStatement(LockStatements.HISTORY),
+                                resource,
+                                resource,
+                                Math.max(1, Math.min(limit, 1000)));
                 ResultSet rs = ps.executeQuery()) {
             List<LockEvent> events = new ArrayList<>();
             while (rs.next()) {
@@ -467,21 +599,33 @@ public class JdbcLockManager implements LockManager {
 
     private LostLock howItEnded(LockKey key, long fencingToken) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(LockStatements.HOW_IT_ENDED), key.toString(),
-                        fencingToken);
+                PreparedStatement ps =
+                        bind(
+                                c.prepareStatement(LockStatements.HOW_IT_ENDED),
+                                key.toString(),
+                                fencingToken);
                 ResultSet rs = ps.executeQuery()) {
             Optional<Lock> now = holder(key);
             if (!rs.next()) {
                 return new LostLock(key, null, null, null, false, now);
             }
-            return new LostLock(key, LockEventType.valueOf(rs.getString(1)), rs.getString(2), rs.getString(3), false,
+            return new LostLock(
+                    key,
+                    LockEventType.valueOf(rs.getString(1)),
+                    rs.getString(2),
+                    rs.getString(3),
+                    false,
                     now);
         } catch (SQLException e) {
             throw new LockStoreException("find out how a lock ended", e);
         }
     }
 
-    private List<Lock> deleteAndAudit(String statement, LockEventType type, String actor, String reason,
+    private List<Lock> deleteAndAudit(
+            String statement,
+            LockEventType type,
+            String actor,
+            String reason,
             Object... condition) {
         Object[] params = new Object[condition.length + 3];
         System.arraycopy(condition, 0, params, 0, condition.length);
@@ -492,11 +636,13 @@ public class JdbcLockManager implements LockManager {
     }
 
     private List<Lock> query(String sql, Object... params) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bind(c.prepareStatement(sql), params);
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = bind(c.prepareStatement(sql), params);
                 ResultSet rs = ps.executeQuery()) {
             return LockRows.locks(rs);
         } catch (SQLException e) {
-            throw new LockStoreException("run " + sql.lines().findFirst().orElse(sql).strip() + " …", e);
+            throw new LockStoreException(
+                    "run " + sql.lines().findFirst().orElse(sql).strip() + " …", e);
         }
     }
 

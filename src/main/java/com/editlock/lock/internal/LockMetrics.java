@@ -26,40 +26,53 @@ import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
 
 /**
- * The lock metrics on {@code /metrics} (application scope): locks held now by kind of resource (read from the
- * database at each scrape), and, from the lock history as the feed reads it, acquisitions, refusals, releases by cause
- * and how long locks were held. The history is shared, so every node counts the whole cluster's events: scrape one node
- * for those, or take the maximum, never the sum. Sweep runs and their duration are the node's own
- * ({@code LockSweep}).
+ * The lock metrics on {@code /metrics} (application scope): locks held now by kind of resource
+ * (read from the database at each scrape), and, from the lock history as the feed reads it,
+ * acquisitions, refusals, releases by cause and how long locks were held. The history is shared, so
+ * every node counts the whole cluster's events: scrape one node for those, or take the maximum,
+ * never the sum. Sweep runs and their duration are the node's own ({@code LockSweep}).
  */
 @ApplicationScoped
 public class LockMetrics {
 
     private static final Logger LOG = Logger.getLogger(LockMetrics.class.getName());
 
-    @Inject
-    MetricRegistry registry;
+    @Inject MetricRegistry registry;
 
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    /** When each live token was granted, for the hold time at its release (bounded by the locks held). */
+    /**
+     * When each live token was granted, for the hold time at its release (bounded by the locks
+     * held).
+     */
     private final Map<Long, Long> grantedAt = new ConcurrentHashMap<>();
+
     private Histogram holdSeconds;
+
     /** One count per scrape, not one per gauge: the counts of the last second are reused. */
     private volatile Map<LockKey.Kind, Long> heldCounts = Map.of();
+
     private volatile long heldCountedAt;
 
     @PostConstruct
     void register() {
         for (LockKey.Kind kind : LockKey.Kind.values()) {
-            registry.gauge(Metadata.builder().withName("locks_held")
-                    .withDescription("Locks held now, by the kind of resource").build(),
-                    () -> held().getOrDefault(kind, 0L), new Tag("kind", kind.name().toLowerCase(Locale.ROOT)));
+            registry.gauge(
+                    Metadata.builder()
+                            .withName("locks_held")
+                            .withDescription("Locks held now, by the kind of resource")
+                            .build(),
+                    () -> held().getOrDefault(kind, 0L),
+                    new Tag("kind", kind.name().toLowerCase(Locale.ROOT)));
         }
-        holdSeconds = registry.histogram(Metadata.builder().withName("lock_hold")
-                .withDescription("How long locks were held, from grant to release").withUnit(MetricUnits.SECONDS)
-                .build());
+        holdSeconds =
+                registry.histogram(
+                        Metadata.builder()
+                                .withName("lock_hold")
+                                .withDescription("How long locks were held, from grant to release")
+                                .withUnit(MetricUnits.SECONDS)
+                                .build());
     }
 
     void observe(@Observes LockChange change) {
@@ -71,9 +84,14 @@ public class LockMetrics {
             case DENIED -> registry.counter("lock_denials_total").inc();
             default -> {
                 if (change.endsLock()) {
-                    registry.counter("lock_releases_total", new Tag("cause",
-                            change.type().name().toLowerCase(Locale.ROOT))).inc();
-                    Long since = change.fencingToken() == null ? null : grantedAt.remove(change.fencingToken());
+                    registry.counter(
+                                    "lock_releases_total",
+                                    new Tag("cause", change.type().name().toLowerCase(Locale.ROOT)))
+                            .inc();
+                    Long since =
+                            change.fencingToken() == null
+                                    ? null
+                                    : grantedAt.remove(change.fencingToken());
                     if (since != null) {
                         holdSeconds.update((change.at().toEpochMilli() - since) / 1000);
                     }
@@ -87,10 +105,12 @@ public class LockMetrics {
             return heldCounts;
         }
         Map<LockKey.Kind, Long> counts = new EnumMap<>(LockKey.Kind.class);
-        String sql = "select case when resource_key like 'item:%' then 'ITEM_FILTERS'"
-                + " when resource_key like '%:variables' then 'CONFIGURATOR_VARIABLES' else 'CONFIGURATOR' end,"
-                + " count(*) from app_lock where expires_at > statement_timestamp() group by 1";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+        String sql =
+                "select case when resource_key like 'item:%' then 'ITEM_FILTERS'"
+                        + " when resource_key like '%:variables' then 'CONFIGURATOR_VARIABLES' else 'CONFIGURATOR' end,"
+                        + " count(*) from app_lock where expires_at > statement_timestamp() group by 1";
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql);
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 counts.put(LockKey.Kind.valueOf(rs.getString(1)), rs.getLong(2));

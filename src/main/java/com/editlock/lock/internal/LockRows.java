@@ -13,15 +13,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Turns rows of {@code app_lock} and {@code lock_event} into {@link Lock}s and {@link LockEvent}s. */
+/**
+ * Turns rows of {@code app_lock} and {@code lock_event} into {@link Lock}s and {@link LockEvent}s.
+ */
 final class LockRows {
 
-    private LockRows() {
-    }
+    private LockRows() {}
 
     /**
-     * Binds {@code params} in order and returns the statement. A {@code null} goes as "unspecified", so the database
-     * types it from its place (a text, a time, a number).
+     * Binds {@code params} in order and returns the statement. A {@code null} goes as
+     * "unspecified", so the database types it from its place (a text, a time, a number).
      */
     static PreparedStatement bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
@@ -43,17 +44,32 @@ final class LockRows {
     }
 
     static Lock lock(ResultSet rs) throws SQLException {
-        return new Lock(LockKey.parse(rs.getString("resource_key")), LockKey.parse(rs.getString("aggregate_key")),
-                LockMode.valueOf(rs.getString("mode")), rs.getString("owner_id"), rs.getString("owner_view"),
-                rs.getString("user_login"), rs.getString("display_name"), instant(rs, "acquired_at"),
-                instant(rs, "renewed_at"), instant(rs, "expires_at"), rs.getLong("fencing_token"));
+        return new Lock(
+                LockKey.parse(rs.getString("resource_key")),
+                LockKey.parse(rs.getString("aggregate_key")),
+                LockMode.valueOf(rs.getString("mode")),
+                rs.getString("owner_id"),
+                rs.getString("owner_view"),
+                rs.getString("user_login"),
+                rs.getString("display_name"),
+                instant(rs, "acquired_at"),
+                instant(rs, "renewed_at"),
+                instant(rs, "expires_at"),
+                rs.getLong("fencing_token"));
     }
 
     static LockEvent event(ResultSet rs) throws SQLException {
-        return new LockEvent(rs.getLong("id"), instant(rs, "occurred_at"),
-                LockEventType.valueOf(rs.getString("event_type")), rs.getString("resource_key"), rs.getString("mode"),
-                rs.getString("user_login"), rs.getString("display_name"), rs.getObject("fencing_token", Long.class),
-                rs.getString("actor"), rs.getString("reason"));
+        return new LockEvent(
+                rs.getLong("id"),
+                instant(rs, "occurred_at"),
+                LockEventType.valueOf(rs.getString("event_type")),
+                rs.getString("resource_key"),
+                rs.getString("mode"),
+                rs.getString("user_login"),
+                rs.getString("display_name"),
+                rs.getObject("fencing_token", Long.class),
+                rs.getString("actor"),
+                rs.getString("reason"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

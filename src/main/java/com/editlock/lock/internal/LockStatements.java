@@ -3,36 +3,48 @@ package com.editlock.lock.internal;
 import java.util.Collections;
 
 /**
- * Every statement of the lock store, in one place, named after what it does. {@code ?} parameters only: nothing here
- * is built from user input (the grant's {@code values} list is sized by the number of keys requested).
+ * Every statement of the lock store, in one place, named after what it does. {@code ?} parameters
+ * only: nothing here is built from user input (the grant's {@code values} list is sized by the
+ * number of keys requested).
  *
  * <p>Rules the statements keep together:
+ *
  * <ul>
- * <li><b>A row blocks until it is deleted.</b> Expiry only makes a row deletable; the grant treats every row that is
- * still there as held. So {@code app_lock} never holds two conflicting rows, whatever the clocks say, and a heartbeat
- * that revives a lapsed row can never bring a conflict back to life.</li>
- * <li><b>One judge of expiry per acquisition:</b> the clean-up, run under the aggregate's advisory lock before the
- * grant, deletes the aggregate's lapsed rows. A row that lapses after it simply still blocks (the refusal path sees
- * it lapsed and tries again, and the next clean-up deletes it).</li>
- * <li><b>Rows are locked in id order</b> by every statement that locks several ({@code order by id for update}), so
- * releases, clean-ups and renewals cannot deadlock with each other.</li>
- * <li>Times are {@code statement_timestamp()}: the database's clock, never the application server's.</li>
+ *   <li><b>A row blocks until it is deleted.</b> Expiry only makes a row deletable; the grant
+ *       treats every row that is still there as held. So {@code app_lock} never holds two
+ *       conflicting rows, whatever the clocks say, and a heartbeat that revives a lapsed row can
+ *       never bring a conflict back to life.
+ *   <li><b>One judge of expiry per acquisition:</b> the clean-up, run under the aggregate's
+ *       advisory lock before the grant, deletes the aggregate's lapsed rows. A row that lapses
+ *       after it simply still blocks (the refusal path sees it lapsed and tries again, and the next
+ *       clean-up deletes it).
+ *   <li><b>Rows are locked in id order</b> by every statement that locks several ({@code order by
+ *       id for update}), so releases, clean-ups and renewals cannot deadlock with each other.
+ *   <li>Times are {@code statement_timestamp()}: the database's clock, never the application
+ *       server's.
  * </ul>
  */
 final class LockStatements {
 
-    private LockStatements() {
-    }
+    private LockStatements() {}
 
-    static final String COLUMNS = """
+    static final String COLUMNS =
+            """
             resource_key, aggregate_key, mode, owner_id, owner_view, user_login, display_name, acquired_at, \
             renewed_at, expires_at, fencing_token""";
 
-    /** Serializes acquisitions inside one aggregate until the transaction ends. Parameter: the aggregate key. */
-    static final String SERIALIZE_AGGREGATE = "select pg_advisory_xact_lock(hashtextextended(?, 0))";
+    /**
+     * Serializes acquisitions inside one aggregate until the transaction ends. Parameter: the
+     * aggregate key.
+     */
+    static final String SERIALIZE_AGGREGATE =
+            "select pg_advisory_xact_lock(hashtextextended(?, 0))";
 
-    /** Deletes the aggregate's lapsed rows and audits them as expired. Parameter: the aggregate key. */
-    static final String CLEAN_UP_AGGREGATE = """
+    /**
+     * Deletes the aggregate's lapsed rows and audits them as expired. Parameter: the aggregate key.
+     */
+    static final String CLEAN_UP_AGGREGATE =
+            """
             with gone as (
                 delete from app_lock where id in (
                     select id from app_lock where aggregate_key = ? and expires_at <= statement_timestamp()
@@ -44,16 +56,18 @@ final class LockStatements {
             from gone""";
 
     /**
-     * Grants every requested key or none, and audits each grant. Blocked when another owner has a row (live or not:
-     * see above) on the same key, on the aggregate, or (when the aggregate is requested) anywhere inside it, with one
-     * of the two in WRITE mode. Re-acquiring one's own lock keeps its token, moves it to the new tab and upgrades
-     * READ to WRITE. Parameters: (key, aggregate) per request, then owner id, mode, mode, owner id, view, login,
-     * display name, lease seconds, then owner id and the session's cap on locks, then the maximum age in seconds.
-     * A session over its cap gets nothing. Re-taking one's own lock (opening the record again) when the new lease
-     * would pass the lock's maximum age starts its age again: the cap is on heartbeats alone, not on a person
-     * who comes back.
+     * Grants every requested key or none, and audits each grant. Blocked when another owner has a
+     * row (live or not: see above) on the same key, on the aggregate, or (when the aggregate is
+     * requested) anywhere inside it, with one of the two in WRITE mode. Re-acquiring one's own lock
+     * keeps its token, moves it to the new tab and upgrades READ to WRITE. Parameters: (key,
+     * aggregate) per request, then owner id, mode, mode, owner id, view, login, display name, lease
+     * seconds, then owner id and the session's cap on locks, then the maximum age in seconds. A
+     * session over its cap gets nothing. Re-taking one's own lock (opening the record again) when
+     * the new lease would pass the lock's maximum age starts its age again: the cap is on
+     * heartbeats alone, not on a person who comes back.
      */
-    private static final String GRANT_ALL = """
+    private static final String GRANT_ALL =
+            """
             with request (resource_key, aggregate_key) as (values %s),
             blocked as (
                 select 1 from request r join app_lock o on o.aggregate_key = r.aggregate_key
@@ -86,32 +100,42 @@ final class LockStatements {
             select %s from granted order by resource_key""";
 
     static String grantAll(int keys) {
-        return String.format(GRANT_ALL, String.join(", ", Collections.nCopies(keys, "(?, ?)")), COLUMNS);
+        return String.format(
+                GRANT_ALL, String.join(", ", Collections.nCopies(keys, "(?, ?)")), COLUMNS);
     }
 
     /**
-     * Who is in the way of a refused grant: every other owner's conflicting row, with whether it is still live.
-     * Parameters: aggregate, owner id, mode, key, key.
+     * Who is in the way of a refused grant: every other owner's conflicting row, with whether it is
+     * still live. Parameters: aggregate, owner id, mode, key, key.
      */
-    static final String CONFLICTS = "select " + COLUMNS + ", expires_at > statement_timestamp() as live"
-            + """
+    static final String CONFLICTS =
+            "select "
+                    + COLUMNS
+                    + ", expires_at > statement_timestamp() as live"
+                    + """
              from app_lock o
             where o.aggregate_key = ? and o.owner_id <> ? and (o.mode = 'WRITE' or ? = 'WRITE')
               and (o.resource_key = ? or o.resource_key = o.aggregate_key or ? = o.aggregate_key)
             order by o.acquired_at, o.resource_key""";
 
-    /** How many locks an owner holds, apart from the given keys. Parameters: owner id, keys (an array). */
-    static final String HELD_APART_FROM = """
+    /**
+     * How many locks an owner holds, apart from the given keys. Parameters: owner id, keys (an
+     * array).
+     */
+    static final String HELD_APART_FROM =
+            """
             select count(*) from app_lock where owner_id = ? and resource_key <> all (?)""";
 
     /** Audits a refusal. Parameters: key, aggregate, mode, owner id, login, display name. */
-    static final String AUDIT_DENIAL = """
+    static final String AUDIT_DENIAL =
+            """
             insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login, display_name)
             values ('DENIED', ?, ?, ?, ?, ?, ?)""";
 
     /**
-     * Deletes the rows a condition selects, locking them in id order, and audits each with one event type, actor and
-     * reason; returns the deleted rows. Parameters: the condition's, then event type, actor, reason.
+     * Deletes the rows a condition selects, locking them in id order, and audits each with one
+     * event type, actor and reason; returns the deleted rows. Parameters: the condition's, then
+     * event type, actor, reason.
      */
     private static String deleteAndAudit(String condition) {
         return """
@@ -124,12 +148,14 @@ final class LockStatements {
                     select ?, resource_key, aggregate_key, mode, owner_id, user_login, display_name, fencing_token,
                            ?, ?
                     from gone)
-                select %s from gone order by resource_key""".formatted(condition, COLUMNS);
+                select %s from gone order by resource_key"""
+                .formatted(condition, COLUMNS);
     }
 
     /** Parameters: key, owner id, view, view (a {@code null} view: whichever tab). */
-    static final String RELEASE = deleteAndAudit(
-            "resource_key = ? and owner_id = ? and (? :: varchar is null or owner_view = ?)");
+    static final String RELEASE =
+            deleteAndAudit(
+                    "resource_key = ? and owner_id = ? and (? :: varchar is null or owner_view = ?)");
 
     /** Parameters: owner id, view. */
     static final String RELEASE_VIEW = deleteAndAudit("owner_id = ? and owner_view = ?");
@@ -141,10 +167,12 @@ final class LockStatements {
     static final String FORCE_RELEASE = deleteAndAudit("resource_key = ?");
 
     /**
-     * One batch of the sweep: lapsed rows, oldest first, skipping rows another transaction has locked (another node's
-     * sweep, a save under way), so two sweeps never wait for each other or audit a row twice. Parameter: batch size.
+     * One batch of the sweep: lapsed rows, oldest first, skipping rows another transaction has
+     * locked (another node's sweep, a save under way), so two sweeps never wait for each other or
+     * audit a row twice. Parameter: batch size.
      */
-    static final String SWEEP_BATCH = """
+    static final String SWEEP_BATCH =
+            """
             with gone as (
                 delete from app_lock where id in (
                     select id from app_lock where expires_at <= statement_timestamp()
@@ -157,11 +185,12 @@ final class LockStatements {
             returning resource_key""";
 
     /**
-     * Extends the owner's leases (all, or one tab's), never past a lock's maximum age, and audits those that had
-     * lapsed. A lock at its maximum age is not renewed. Parameters: owner id, view, view, maximum age in seconds,
-     * lease seconds, maximum age in seconds.
+     * Extends the owner's leases (all, or one tab's), never past a lock's maximum age, and audits
+     * those that had lapsed. A lock at its maximum age is not renewed. Parameters: owner id, view,
+     * view, maximum age in seconds, lease seconds, maximum age in seconds.
      */
-    static final String RENEW = """
+    static final String RENEW =
+            """
             with mine as (
                 select id, expires_at <= statement_timestamp() as lapsed from app_lock
                 where owner_id = ? and (? :: varchar is null or owner_view = ?)
@@ -182,16 +211,23 @@ final class LockStatements {
             select count(*) from renewed""";
 
     /**
-     * The fencing check: the owner's live row with that token, locked FOR SHARE so that no release, sweep or force
-     * release can delete it before the caller's save commits. Parameters: key, owner id, token.
+     * The fencing check: the owner's live row with that token, locked FOR SHARE so that no release,
+     * sweep or force release can delete it before the caller's save commits. Parameters: key, owner
+     * id, token.
      */
-    static final String VERIFY = "select " + COLUMNS + """
+    static final String VERIFY =
+            "select "
+                    + COLUMNS
+                    + """
              from app_lock
             where resource_key = ? and owner_id = ? and fencing_token = ? and expires_at > statement_timestamp()
             for share""";
 
-    /** How a token's lock ended, with the admin's name for a force release. Parameters: key, token. */
-    static final String HOW_IT_ENDED = """
+    /**
+     * How a token's lock ended, with the admin's name for a force release. Parameters: key, token.
+     */
+    static final String HOW_IT_ENDED =
+            """
             select e.event_type, coalesce(u.display_name, e.actor), e.reason
             from lock_event e left join app_user u on u.login = e.actor
             where e.resource_key = ? and e.fencing_token = ?
@@ -199,35 +235,53 @@ final class LockStatements {
             order by e.id desc limit 1""";
 
     /** The live lock on a key: the writer, else the oldest reader. Parameter: key. */
-    static final String HOLDER = "select " + COLUMNS + """
+    static final String HOLDER =
+            "select "
+                    + COLUMNS
+                    + """
              from app_lock where resource_key = ? and expires_at > statement_timestamp()
             order by mode = 'WRITE' desc, acquired_at limit 1""";
 
     /** Parameter: aggregate key. */
-    static final String LOCKS_IN = "select " + COLUMNS + """
+    static final String LOCKS_IN =
+            "select "
+                    + COLUMNS
+                    + """
              from app_lock where aggregate_key = ? and expires_at > statement_timestamp()
             order by acquired_at, resource_key""";
 
     /** The live locks inside any of the aggregates. Parameters: aggregate keys (an array). */
-    static final String LOCKS_IN_ANY = "select " + COLUMNS + """
+    static final String LOCKS_IN_ANY =
+            "select "
+                    + COLUMNS
+                    + """
              from app_lock where aggregate_key = any (?) and expires_at > statement_timestamp()
             order by acquired_at, resource_key""";
 
-    /** The owner's live row with that token, without locking it. Parameters: key, owner id, token. */
-    static final String STILL_HELD = "select " + COLUMNS + """
+    /**
+     * The owner's live row with that token, without locking it. Parameters: key, owner id, token.
+     */
+    static final String STILL_HELD =
+            "select "
+                    + COLUMNS
+                    + """
              from app_lock
             where resource_key = ? and owner_id = ? and fencing_token = ? and expires_at > statement_timestamp()""";
 
     /** Parameter: owner id. */
-    static final String LOCKS_OF = "select " + COLUMNS + """
+    static final String LOCKS_OF =
+            "select "
+                    + COLUMNS
+                    + """
              from app_lock where owner_id = ? and expires_at > statement_timestamp()
             order by acquired_at, resource_key""";
 
     /**
-     * The history after an event id, oldest first, for the feed that tells every node's screens. Parameters: id,
-     * limit.
+     * The history after an event id, oldest first, for the feed that tells every node's screens.
+     * Parameters: id, limit.
      */
-    static final String HISTORY_AFTER = """
+    static final String HISTORY_AFTER =
+            """
             select id, occurred_at, event_type, resource_key, aggregate_key, owner_id, user_login, display_name,
                    fencing_token, actor, reason
             from lock_event where id > ? order by id limit ?""";
@@ -238,10 +292,12 @@ final class LockStatements {
     static final String FORCE_RELEASE_USER = deleteAndAudit("user_login = ?");
 
     /**
-     * The live locks a dashboard page shows, filtered. Parameters: user, user pattern, user pattern, key pattern, key
-     * pattern, minimum age, minimum age. The order and the window are appended by {@link #findPage}.
+     * The live locks a dashboard page shows, filtered. Parameters: user, user pattern, user
+     * pattern, key pattern, key pattern, minimum age, minimum age. The order and the window are
+     * appended by {@link #findPage}.
      */
-    private static final String FIND_WHERE = """
+    private static final String FIND_WHERE =
+            """
              from app_lock
             where expires_at > statement_timestamp()
               and (? :: varchar is null or user_login ilike ? or display_name ilike ?)
@@ -252,11 +308,17 @@ final class LockStatements {
 
     /** {@code orderBy} comes from a fixed list of columns, never from a request. */
     static String findPage(String orderBy, boolean descending) {
-        return "select " + COLUMNS + FIND_WHERE + "\norder by " + orderBy + (descending ? " desc" : " asc")
+        return "select "
+                + COLUMNS
+                + FIND_WHERE
+                + "\norder by "
+                + orderBy
+                + (descending ? " desc" : " asc")
                 + ", id limit ? offset ?";
     }
 
-    static final String SUMMARY = """
+    static final String SUMMARY =
+            """
             select (select count(*) from app_lock where expires_at > statement_timestamp()),
                    (select count(*) from lock_event where event_type = 'DENIED'
                       and occurred_at > statement_timestamp() - interval '1 hour'),
@@ -265,9 +327,11 @@ final class LockStatements {
                    (select min(acquired_at) from app_lock where expires_at > statement_timestamp())""";
 
     /**
-     * The history, filtered. Parameters: resource, resource, user, user, user, type, type, from, from, until, until.
+     * The history, filtered. Parameters: resource, resource, user, user, user, type, type, from,
+     * from, until, until.
      */
-    private static final String HISTORY_WHERE = """
+    private static final String HISTORY_WHERE =
+            """
              from lock_event
             where (? :: varchar is null or resource_key = ?)
               and (? :: varchar is null or user_login = ? or actor = ?)
@@ -278,18 +342,23 @@ final class LockStatements {
     static final String HISTORY_COUNT = "select count(*)" + HISTORY_WHERE;
 
     /** Parameters: those of the filter, then limit, offset. */
-    static final String HISTORY_PAGE = """
+    static final String HISTORY_PAGE =
+            """
             select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
-                   reason""" + HISTORY_WHERE + "\norder by id desc limit ? offset ?";
+                   reason"""
+                    + HISTORY_WHERE
+                    + "\norder by id desc limit ? offset ?";
 
     /** One batch of the retention purge. Parameters: days, batch size. */
-    static final String PURGE_HISTORY_BATCH = """
+    static final String PURGE_HISTORY_BATCH =
+            """
             delete from lock_event where id in (
                 select id from lock_event where occurred_at < statement_timestamp() - make_interval(days => ?)
                 order by id limit ?)""";
 
     /** Parameters: key, key (a {@code null} key: all resources), limit. */
-    static final String HISTORY = """
+    static final String HISTORY =
+            """
             select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
                    reason
             from lock_event where (? :: varchar is null or resource_key = ?)

@@ -13,9 +13,10 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /health/ready}: this node can grant and release locks (the database answers within 2 s) and its screens hear
- * of changes (the lock feed read the history within the last 10 s). Either failing makes the node {@code DOWN}
- * ({@code 503}), so a load balancer stops sending it users until it recovers by itself.
+ * {@code /health/ready}: this node can grant and release locks (the database answers within 2 s)
+ * and its screens hear of changes (the lock feed read the history within the last 10 s). Either
+ * failing makes the node {@code DOWN} ({@code 503}), so a load balancer stops sending it users
+ * until it recovers by itself.
  */
 @Readiness
 @ApplicationScoped
@@ -26,22 +27,25 @@ public class LockStoreReadiness implements HealthCheck {
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    @Inject
-    LockEventFeed feed;
+    @Inject LockEventFeed feed;
 
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("lock-store");
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.setQueryTimeout(2);
             s.execute("select 1 from app_lock limit 1");
             response.withData("database", "answers");
         } catch (SQLException | RuntimeException e) {
-            return response.down().withData("database", "does not answer: " + e.getMessage()).build();
+            return response.down()
+                    .withData("database", "does not answer: " + e.getMessage())
+                    .build();
         }
         long sinceRead = feed.millisSinceLastRead();
         response.withData("feedMillisSinceLastRead", sinceRead);
-        return sinceRead > FEED_STALE_MILLIS ? response.down().withData("feed", "stalled").build()
+        return sinceRead > FEED_STALE_MILLIS
+                ? response.down().withData("feed", "stalled").build()
                 : response.up().build();
     }
 }

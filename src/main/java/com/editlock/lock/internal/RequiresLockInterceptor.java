@@ -13,17 +13,16 @@ import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 
 /**
- * Carries out {@link RequiresLock}. Its priority places it inside {@code @Transactional} (which runs at
- * {@code PLATFORM_BEFORE + 200}), so a write's verification and the write share one transaction and the verified lock
- * cannot be released before that transaction ends.
+ * Carries out {@link RequiresLock}. Its priority places it inside {@code @Transactional} (which
+ * runs at {@code PLATFORM_BEFORE + 200}), so a write's verification and the write share one
+ * transaction and the verified lock cannot be released before that transaction ends.
  */
 @RequiresLock
 @Interceptor
 @Priority(Interceptor.Priority.APPLICATION)
 public class RequiresLockInterceptor {
 
-    @Inject
-    LockManager locks;
+    @Inject LockManager locks;
 
     @AroundInvoke
     Object guard(InvocationContext call) throws Exception {
@@ -37,15 +36,18 @@ public class RequiresLockInterceptor {
         if (access == RequiresLock.Access.LOAD_FOR_EDIT) {
             int i = indexOf(method, LockRequest.class);
             LockRequest request = (LockRequest) args[i];
-            Lock lock = locks.acquire(request.key(), request.mode(), request.owner(), request.view());
+            Lock lock =
+                    locks.acquire(request.key(), request.mode(), request.owner(), request.view());
             args[i] = request.withGrant(lock);
             call.setParameters(args);
             return call.proceed();
         }
         Lock held = (Lock) args[indexOf(method, Lock.class)];
         if (held == null) {
-            throw new LockNotHeldException(null, "You are not editing this record (you hold no lock on it), so "
-                    + "nothing was saved. Open it for editing first.");
+            throw new LockNotHeldException(
+                    null,
+                    "You are not editing this record (you hold no lock on it), so "
+                            + "nothing was saved. Open it for editing first.");
         }
         locks.verify(held.key(), held.ownerId(), held.fencingToken());
         return call.proceed();
@@ -57,15 +59,21 @@ public class RequiresLockInterceptor {
         for (int i = 0; i < parameters.length; i++) {
             if (parameters[i] == type) {
                 if (found >= 0) {
-                    throw new IllegalStateException(method + " has two " + type.getSimpleName()
-                            + " parameters; @RequiresLock needs exactly one.");
+                    throw new IllegalStateException(
+                            method
+                                    + " has two "
+                                    + type.getSimpleName()
+                                    + " parameters; @RequiresLock needs exactly one.");
                 }
                 found = i;
             }
         }
         if (found < 0) {
-            throw new IllegalStateException(method + " is @RequiresLock but has no " + type.getSimpleName()
-                    + " parameter to find its target in.");
+            throw new IllegalStateException(
+                    method
+                            + " is @RequiresLock but has no "
+                            + type.getSimpleName()
+                            + " parameter to find its target in.");
         }
         return found;
     }

@@ -10,9 +10,10 @@ import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
- * Carries out {@link RetryTransientFailures}. Its priority places it outside {@code @Transactional} (which runs at
- * {@code PLATFORM_BEFORE + 200}), so every attempt is a fresh transaction. MicroProfile Fault Tolerance's
- * {@code @Retry} would run inside the transaction, retrying in a transaction PostgreSQL has already aborted.
+ * Carries out {@link RetryTransientFailures}. Its priority places it outside {@code @Transactional}
+ * (which runs at {@code PLATFORM_BEFORE + 200}), so every attempt is a fresh transaction.
+ * MicroProfile Fault Tolerance's {@code @Retry} would run inside the transaction, retrying in a
+ * transaction PostgreSQL has already aborted.
  */
 @RetryTransientFailures
 @Interceptor

@@ -6,10 +6,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The few database failures that mean "try the whole transaction again": a deadlock victim ({@code 40P01}) and a
- * serialization failure ({@code 40001}). The store's own statements lock rows in one order and should never
- * deadlock each other, but a save, a DBA's session or another application sharing the database can still pick this
- * transaction as a victim. Anything else is not retried.
+ * The few database failures that mean "try the whole transaction again": a deadlock victim ({@code
+ * 40P01}) and a serialization failure ({@code 40001}). The store's own statements lock rows in one
+ * order and should never deadlock each other, but a save, a DBA's session or another application
+ * sharing the database can still pick this transaction as a victim. Anything else is not retried.
  */
 public final class TransientFailures {
 
@@ -18,13 +18,14 @@ public final class TransientFailures {
 
     private static final Set<String> RETRYABLE = Set.of("40P01", "40001");
 
-    private TransientFailures() {
-    }
+    private TransientFailures() {}
 
     /** Whether {@code failure}, or anything it was caused by, is a retryable database failure. */
     public static boolean isTransient(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && RETRYABLE.contains(sql.getSQLState())) {
+            if (t instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && RETRYABLE.contains(sql.getSQLState())) {
                 return true;
             }
         }
@@ -32,8 +33,9 @@ public final class TransientFailures {
     }
 
     /**
-     * Runs {@code transaction} up to {@link #ATTEMPTS} times while it fails transiently, with a short random pause
-     * between attempts so that two victims do not collide again; the last failure is rethrown.
+     * Runs {@code transaction} up to {@link #ATTEMPTS} times while it fails transiently, with a
+     * short random pause between attempts so that two victims do not collide again; the last
+     * failure is rethrown.
      */
     public static <T> T retry(Callable<T> transaction) throws Exception {
         for (int attempt = 1; ; attempt++) {

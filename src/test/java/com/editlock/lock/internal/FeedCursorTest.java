@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The feed's cursor: ids that become visible out of order are neither skipped nor delivered twice. */
+/**
+ * The feed's cursor: ids that become visible out of order are neither skipped nor delivered twice.
+ */
 class FeedCursorTest {
 
     @Test
     void anIdThatCommitsLateIsStillDelivered() {
         FeedCursor cursor = new FeedCursor(10, 5_000);
-        assertThat(cursor.accept(12)).isTrue(); // 11 is not visible yet: its transaction commits later
+        assertThat(cursor.accept(12))
+                .isTrue(); // 11 is not visible yet: its transaction commits later
         cursor.advance(0);
         assertThat(cursor.floor()).as("held below the missing id").isEqualTo(10);
 
@@ -30,7 +33,9 @@ class FeedCursorTest {
 
         cursor.advance(5_000);
         assertThat(cursor.floor()).as("given up on 11, past 12").isEqualTo(12);
-        assertThat(cursor.accept(11)).as("too late now: never delivered twice or out of the blue").isFalse();
+        assertThat(cursor.accept(11))
+                .as("too late now: never delivered twice or out of the blue")
+                .isFalse();
     }
 
     @Test
@@ -50,7 +55,9 @@ class FeedCursorTest {
         cursor.accept(12);
         cursor.advance(100_000); // the gap at 11 is first seen now
         cursor.advance(104_999);
-        assertThat(cursor.floor()).as("patience counts from when the gap was seen, not from zero").isEqualTo(10);
+        assertThat(cursor.floor())
+                .as("patience counts from when the gap was seen, not from zero")
+                .isEqualTo(10);
         cursor.advance(105_000);
         assertThat(cursor.floor()).isEqualTo(12);
     }

@@ -16,7 +16,10 @@ import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The session's lock remover, on the real store: some containers deliver {@code valueUnbound} twice. */
+/**
+ * The session's lock remover, on the real store: some containers deliver {@code valueUnbound}
+ * twice.
+ */
 class LockRemoverTest {
 
     private final LockStore store = LockStore.shared();
@@ -30,25 +33,39 @@ class LockRemoverTest {
         HttpSessionBindingEvent event = new HttpSessionBindingEvent(session(), "remover");
         LockRemover remover = new LockRemover(omar.ownerId());
 
-        store.inTransaction(() -> {
-            remover.valueUnbound(event);
-            return null;
-        });
-        store.inTransaction(() -> {
-            remover.valueUnbound(event);
-            return null;
-        });
+        store.inTransaction(
+                () -> {
+                    remover.valueUnbound(event);
+                    return null;
+                });
+        store.inTransaction(
+                () -> {
+                    remover.valueUnbound(event);
+                    return null;
+                });
 
         assertThat(locks.locksOf(omar.ownerId())).isEmpty();
-        assertThat(locks.history(key, 10)).extracting(LockEvent::type)
+        assertThat(locks.history(key, 10))
+                .extracting(LockEvent::type)
                 .containsExactly(LockEventType.SESSION_ENDED, LockEventType.ACQUIRED);
     }
 
     private HttpSession session() {
-        ServletContext context = (ServletContext) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {ServletContext.class}, (p, m, a) -> m.getName().equals("getAttribute")
-                        && LockManagerPublisher.ATTRIBUTE.equals(a[0]) ? locks : null);
-        return (HttpSession) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {HttpSession.class},
-                (p, m, a) -> m.getName().equals("getServletContext") ? context : null);
+        ServletContext context =
+                (ServletContext)
+                        Proxy.newProxyInstance(
+                                getClass().getClassLoader(),
+                                new Class<?>[] {ServletContext.class},
+                                (p, m, a) ->
+                                        m.getName().equals("getAttribute")
+                                                        && LockManagerPublisher.ATTRIBUTE.equals(
+                                                                a[0])
+                                                ? locks
+                                                : null);
+        return (HttpSession)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(),
+                        new Class<?>[] {HttpSession.class},
+                        (p, m, a) -> m.getName().equals("getServletContext") ? context : null);
     }
 }

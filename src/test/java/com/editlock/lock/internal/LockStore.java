@@ -28,15 +28,16 @@ import org.flywaydb.core.Flyway;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The lock store without an application server: {@link JdbcLockManager} on one embedded PostgreSQL (started once per
- * test JVM, migrated by Flyway from {@code db-migrations/}), with a small stand-in for what the container adds:
- * {@link #inTransaction} is JTA for one thread (a refusal commits, to keep its audit row, as the lock manager's
- * {@code @Transactional} says), retried on transient failures like {@code @RetryTransientFailures};
- * outside it every connection autocommits, as under {@code @Transactional(NOT_SUPPORTED)}.
+ * The lock store without an application server: {@link JdbcLockManager} on one embedded PostgreSQL
+ * (started once per test JVM, migrated by Flyway from {@code db-migrations/}), with a small
+ * stand-in for what the container adds: {@link #inTransaction} is JTA for one thread (a refusal
+ * commits, to keep its audit row, as the lock manager's {@code @Transactional} says), retried on
+ * transient failures like {@code @RetryTransientFailures}; outside it every connection autocommits,
+ * as under {@code @Transactional(NOT_SUPPORTED)}.
  *
- * <p>Keys map to aggregates by id, so every test can use aggregates of its own: {@code configurator:N} and
- * {@code configurator:N:variables} belong to {@code configurator:N}, {@code item:M:filters} to
- * {@code configurator:(M / 100)}.
+ * <p>Keys map to aggregates by id, so every test can use aggregates of its own: {@code
+ * configurator:N} and {@code configurator:N:variables} belong to {@code configurator:N}, {@code
+ * item:M:filters} to {@code configurator:(M / 100)}.
  */
 public final class LockStore implements DataSource {
 
@@ -45,19 +46,23 @@ public final class LockStore implements DataSource {
     private final PGSimpleDataSource target;
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
     private final ThreadLocal<Connection> current = new ThreadLocal<>();
-    private final java.util.Map<String, Runnable> beforeStatement = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, Runnable> beforeStatement =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** What every statement the lock manager prepares goes through: the identity, or a planted bug. */
+    /**
+     * What every statement the lock manager prepares goes through: the identity, or a planted bug.
+     */
     private final java.util.function.UnaryOperator<String> statements;
 
-    private LockStore(PGSimpleDataSource target, java.util.function.UnaryOperator<String> statements) {
+    private LockStore(
+            PGSimpleDataSource target, java.util.function.UnaryOperator<String> statements) {
         this.target = target;
         this.statements = statements;
     }
 
     /**
-     * The same database, with every statement the lock manager prepares passed through {@code change} first: a copy
-     * of the store with a bug planted in its SQL ({@link PlantedBug}).
+     * The same database, with every statement the lock manager prepares passed through {@code
+     * change} first: a copy of the store with a bug planted in its SQL ({@link PlantedBug}).
      */
     public LockStore withStatements(java.util.function.UnaryOperator<String> change) {
         return new LockStore(target, change);
@@ -68,13 +73,16 @@ public final class LockStore implements DataSource {
         if (shared == null) {
             try {
                 EmbeddedDatabase db = EmbeddedDatabase.throwAway();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        db.close();
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }));
+                Runtime.getRuntime()
+                        .addShutdownHook(
+                                new Thread(
+                                        () -> {
+                                            try {
+                                                db.close();
+                                            } catch (IOException e) {
+                                                throw new UncheckedIOException(e);
+                                            }
+                                        }));
                 shared = on(db);
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not start the embedded PostgreSQL", e);
@@ -87,7 +95,11 @@ public final class LockStore implements DataSource {
     public static LockStore on(EmbeddedDatabase db) {
         Logger.getLogger("org.flywaydb").setLevel(java.util.logging.Level.WARNING);
         LockStore store = at(db.jdbcUrl(), db.user(), db.password());
-        Flyway.configure().dataSource(store.target).locations("filesystem:db-migrations").load().migrate();
+        Flyway.configure()
+                .dataSource(store.target)
+                .locations("filesystem:db-migrations")
+                .load()
+                .migrate();
         return store;
     }
 
@@ -101,10 +113,12 @@ public final class LockStore implements DataSource {
     }
 
     /** The catalog described above. */
-    public static final ResourceCatalog BY_ID = key -> switch (key.kind()) {
-        case CONFIGURATOR, CONFIGURATOR_VARIABLES -> LockKey.configurator(key.id());
-        case ITEM_FILTERS -> LockKey.configurator(key.id() / 100);
-    };
+    public static final ResourceCatalog BY_ID =
+            key ->
+                    switch (key.kind()) {
+                        case CONFIGURATOR, CONFIGURATOR_VARIABLES -> LockKey.configurator(key.id());
+                        case ITEM_FILTERS -> LockKey.configurator(key.id() / 100);
+                    };
 
     /** A lock manager on this store with the default settings and {@code lease}. */
     public JdbcLockManager manager(Duration lease) {
@@ -126,8 +140,9 @@ public final class LockStore implements DataSource {
     }
 
     /**
-     * Runs {@code work} in one transaction on this thread's connection: every {@code getConnection()} inside it
-     * returns that connection; committed at the end, rolled back on an exception, retried on transient failures.
+     * Runs {@code work} in one transaction on this thread's connection: every {@code
+     * getConnection()} inside it returns that connection; committed at the end, rolled back on an
+     * exception, retried on transient failures.
      */
     public <T> T inTransaction(Work<T> work) {
         try {
@@ -140,23 +155,29 @@ public final class LockStore implements DataSource {
     }
 
     public void inTransaction(Runnable work) {
-        inTransaction(() -> {
-            work.run();
-            return null;
-        });
+        inTransaction(
+                () -> {
+                    work.run();
+                    return null;
+                });
     }
 
     /**
-     * Runs {@code work}, a call of {@code method} of the lock manager, the way its {@code @Transactional} says when
-     * nobody calls it inside a transaction: in a transaction (REQUIRED, the default), or without one (SUPPORTS and
-     * NOT_SUPPORTED: every statement commits on its own).
+     * Runs {@code work}, a call of {@code method} of the lock manager, the way its
+     * {@code @Transactional} says when nobody calls it inside a transaction: in a transaction
+     * (REQUIRED, the default), or without one (SUPPORTS and NOT_SUPPORTED: every statement commits
+     * on its own).
      */
     public <T> T asDeclared(String method, Work<T> work) {
-        Transactional declared = java.util.Arrays.stream(JdbcLockManager.class.getMethods())
-                .filter(m -> m.getName().equals(method)).findFirst().orElseThrow()
-                .getAnnotation(Transactional.class);
-        if (declared != null && (declared.value() == Transactional.TxType.NOT_SUPPORTED
-                || declared.value() == Transactional.TxType.SUPPORTS)) {
+        Transactional declared =
+                java.util.Arrays.stream(JdbcLockManager.class.getMethods())
+                        .filter(m -> m.getName().equals(method))
+                        .findFirst()
+                        .orElseThrow()
+                        .getAnnotation(Transactional.class);
+        if (declared != null
+                && (declared.value() == Transactional.TxType.NOT_SUPPORTED
+                        || declared.value() == Transactional.TxType.SUPPORTS)) {
             return unchecked(() -> TransientFailures.retry(work::run));
         }
         return inTransaction(work);
@@ -174,7 +195,8 @@ public final class LockStore implements DataSource {
             c.commit();
             return result;
         } catch (LockUnavailableException e) {
-            c.commit(); // as @Transactional(dontRollbackOn = LockUnavailableException.class): the denial is audited
+            c.commit(); // as @Transactional(dontRollbackOn =
+            // LockUnavailableException.class): the denial is audited
             throw e;
         } catch (Exception e) {
             c.rollback();
@@ -195,46 +217,54 @@ public final class LockStore implements DataSource {
     public Connection getConnection() throws SQLException {
         Connection inTx = current.get();
         Connection c = inTx != null ? inTx : borrow();
-        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("prepareStatement") && args[0] instanceof String sql) {
-                        Runnable hook = beforeStatement.remove(sql);
-                        if (hook != null) {
-                            hook.run();
-                        }
-                        args[0] = statements.apply(sql);
-                    }
-                    if (method.getName().equals("close")) {
-                        if (inTx == null) {
-                            idle.push(c);
-                        }
-                        return null;
-                    }
-                    try {
-                        return method.invoke(c, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return (Connection)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(),
+                        new Class<?>[] {Connection.class},
+                        (proxy, method, args) -> {
+                            if (method.getName().equals("prepareStatement")
+                                    && args[0] instanceof String sql) {
+                                Runnable hook = beforeStatement.remove(sql);
+                                if (hook != null) {
+                                    hook.run();
+                                }
+                                args[0] = statements.apply(sql);
+                            }
+                            if (method.getName().equals("close")) {
+                                if (inTx == null) {
+                                    idle.push(c);
+                                }
+                                return null;
+                            }
+                            try {
+                                return method.invoke(c, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
     }
 
     /**
-     * Runs {@code action} once, the next time the lock manager prepares exactly {@code sql} (on the preparing thread,
-     * before the statement runs): a change made there lands between two statements of one operation.
+     * Runs {@code action} once, the next time the lock manager prepares exactly {@code sql} (on the
+     * preparing thread, before the statement runs): a change made there lands between two
+     * statements of one operation.
      */
     public void beforeNext(String sql, Runnable action) {
         beforeStatement.put(sql, action);
     }
 
-    /** A connection of its own, outside the store: the "second connection" that forces an interleaving. */
+    /**
+     * A connection of its own, outside the store: the "second connection" that forces an
+     * interleaving.
+     */
     public Connection separateConnection() throws SQLException {
         return target.getConnection();
     }
 
     /** Runs one statement on a connection of its own, autocommitted. */
     public int execute(String sql, Object... params) {
-        try (Connection c = separateConnection(); PreparedStatement ps = LockRows.bind(c.prepareStatement(sql),
-                params)) {
+        try (Connection c = separateConnection();
+                PreparedStatement ps = LockRows.bind(c.prepareStatement(sql), params)) {
             return ps.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
@@ -243,8 +273,9 @@ public final class LockStore implements DataSource {
 
     /** The rows of a query, each as a list of column values. */
     public List<List<Object>> rows(String sql, Object... params) {
-        try (Connection c = separateConnection(); PreparedStatement ps = LockRows.bind(c.prepareStatement(sql),
-                params); ResultSet rs = ps.executeQuery()) {
+        try (Connection c = separateConnection();
+                PreparedStatement ps = LockRows.bind(c.prepareStatement(sql), params);
+                ResultSet rs = ps.executeQuery()) {
             List<List<Object>> rows = new ArrayList<>();
             while (rs.next()) {
                 List<Object> row = new ArrayList<>();
@@ -286,12 +317,10 @@ public final class LockStore implements DataSource {
     }
 
     @Override
-    public void setLogWriter(PrintWriter out) {
-    }
+    public void setLogWriter(PrintWriter out) {}
 
     @Override
-    public void setLoginTimeout(int seconds) {
-    }
+    public void setLoginTimeout(int seconds) {}
 
     @Override
     public int getLoginTimeout() {

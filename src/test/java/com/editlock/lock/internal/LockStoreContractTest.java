@@ -4,26 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.editlock.lock.Lock;
 import com.editlock.lock.HistoryQuery;
+import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
-import com.editlock.lock.LockMode;
 import com.editlock.lock.LockLimitException;
-import com.editlock.platform.Settings;
-import java.util.Optional;
+import com.editlock.lock.LockMode;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockPage;
 import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.platform.Database;
+import com.editlock.platform.Settings;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -32,10 +32,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every rule of the lock protocol, on the store itself against a real PostgreSQL, without an application server.
- * Races are forced with a second connection that holds a row lock at the moment that matters, never left to timing.
- * Each test uses aggregates of its own (see {@link LockStore}), so the tests are independent of each other and of
- * their order.
+ * Every rule of the lock protocol, on the store itself against a real PostgreSQL, without an
+ * application server. Races are forced with a second connection that holds a row lock at the moment
+ * that matters, never left to timing. Each test uses aggregates of its own (see {@link LockStore}),
+ * so the tests are independent of each other and of their order.
  */
 class LockStoreContractTest {
 
@@ -43,8 +43,10 @@ class LockStoreContractTest {
 
     private final LockStore store = LockStore.shared();
     private final JdbcLockManager locks = store.manager(Duration.ofSeconds(60));
+
     /** This test's own aggregate, with its variables and items g*100+1, g*100+2, … inside. */
     private final long g = NEXT_AGGREGATE.incrementAndGet();
+
     private final LockKey whole = LockKey.configurator(g);
     private final LockKey variables = LockKey.variables(g);
     private final LockKey frame = LockKey.itemFilters(g * 100 + 1);
@@ -59,7 +61,8 @@ class LockStoreContractTest {
     }
 
     private Lock acquire(LockKey key, LockMode mode, LockOwner owner, String view) {
-        return store.asDeclared("acquire", () -> locks.acquire(key, mode, owner, view)); // as the API calls it
+        return store.asDeclared(
+                "acquire", () -> locks.acquire(key, mode, owner, view)); // as the API calls it
     }
 
     private Lock write(LockKey key, LockOwner owner) {
@@ -67,20 +70,24 @@ class LockStoreContractTest {
     }
 
     private Lock verify(Lock lock) {
-        return store.inTransaction(() -> locks.verify(lock.key(), lock.ownerId(), lock.fencingToken()));
+        return store.inTransaction(
+                () -> locks.verify(lock.key(), lock.ownerId(), lock.fencingToken()));
     }
 
     /** Event types of {@code key}, oldest first. */
     private List<LockEventType> history(LockKey key) {
-        List<LockEventType> newestFirst = new java.util.ArrayList<>(locks.history(key, 1000).stream()
-                .map(LockEvent::type).toList());
+        List<LockEventType> newestFirst =
+                new java.util.ArrayList<>(
+                        locks.history(key, 1000).stream().map(LockEvent::type).toList());
         java.util.Collections.reverse(newestFirst);
         return newestFirst;
     }
 
     private void lapse(LockKey key) {
-        store.execute("update app_lock set expires_at = statement_timestamp() - interval '1 second'"
-                + " where resource_key = ?", key.toString());
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() - interval '1 second'"
+                        + " where resource_key = ?",
+                key.toString());
     }
 
     // ---- modes ----
@@ -90,15 +97,22 @@ class LockStoreContractTest {
         acquire(frame, LockMode.READ, sara, null);
         acquire(frame, LockMode.READ, omar, null);
 
-        assertThatThrownBy(() -> write(frame, ada)).isInstanceOfSatisfying(LockUnavailableException.class,
-                e -> assertThat(e.holders()).extracting(Lock::displayName).containsExactlyInAnyOrder("Sara", "Omar"));
-        assertThatThrownBy(() -> write(frame, sara)).as("no upgrade while another reader is there")
+        assertThatThrownBy(() -> write(frame, ada))
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
+                        e ->
+                                assertThat(e.holders())
+                                        .extracting(Lock::displayName)
+                                        .containsExactlyInAnyOrder("Sara", "Omar"));
+        assertThatThrownBy(() -> write(frame, sara))
+                .as("no upgrade while another reader is there")
                 .isInstanceOf(LockUnavailableException.class);
 
         store.inTransaction(() -> locks.release(frame, omar.ownerId(), null));
         Lock upgraded = write(frame, sara);
         assertThat(upgraded.mode()).as("upgrade when alone").isEqualTo(LockMode.WRITE);
-        assertThat(acquire(frame, LockMode.READ, sara, null).mode()).as("a re-acquire never downgrades")
+        assertThat(acquire(frame, LockMode.READ, sara, null).mode())
+                .as("a re-acquire never downgrades")
                 .isEqualTo(LockMode.WRITE);
         assertThatThrownBy(() -> acquire(frame, LockMode.READ, omar, null))
                 .isInstanceOf(LockUnavailableException.class);
@@ -108,8 +122,10 @@ class LockStoreContractTest {
     void aReadLockNeverWrites() {
         Lock read = acquire(whole, LockMode.READ, sara, null);
 
-        assertThatThrownBy(() -> verify(read)).isInstanceOf(LockNotHeldException.class)
-                .hasMessageContaining("for reading only").hasMessageContaining("Nothing was saved");
+        assertThatThrownBy(() -> verify(read))
+                .isInstanceOf(LockNotHeldException.class)
+                .hasMessageContaining("for reading only")
+                .hasMessageContaining("Nothing was saved");
         Lock written = write(whole, sara);
         assertThat(verify(written).mode()).isEqualTo(LockMode.WRITE);
     }
@@ -122,25 +138,41 @@ class LockStoreContractTest {
         write(wheels, omar);
         write(variables, omar);
 
-        assertThatThrownBy(() -> write(whole, ada)).isInstanceOfSatisfying(LockUnavailableException.class,
-                e -> assertThat(e.holders()).extracting(Lock::displayName).contains("Sara", "Omar"));
-        assertThatThrownBy(() -> acquire(whole, LockMode.READ, ada, null)).as("a reader of the whole waits for "
-                + "the writers inside it").isInstanceOf(LockUnavailableException.class);
+        assertThatThrownBy(() -> write(whole, ada))
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
+                        e ->
+                                assertThat(e.holders())
+                                        .extracting(Lock::displayName)
+                                        .contains("Sara", "Omar"));
+        assertThatThrownBy(() -> acquire(whole, LockMode.READ, ada, null))
+                .as("a reader of the whole waits for " + "the writers inside it")
+                .isInstanceOf(LockUnavailableException.class);
 
         store.inTransaction(() -> locks.releaseAll(sara.ownerId()));
         store.inTransaction(() -> locks.releaseAll(omar.ownerId()));
         write(whole, ada);
-        assertThatThrownBy(() -> write(wheels, sara)).isInstanceOfSatisfying(LockUnavailableException.class,
-                e -> assertThat(e.holder().key()).isEqualTo(whole));
+        assertThatThrownBy(() -> write(wheels, sara))
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class,
+                        e -> assertThat(e.holder().key()).isEqualTo(whole));
     }
 
     @Test
     void severalKeysAreGrantedAllOrNoneAndARefusalIsAuditedWithoutAToken() {
         write(wheels, omar);
 
-        assertThatThrownBy(() -> store.inTransaction(() -> locks.acquireAll(List.of(variables, wheels, frame),
-                LockMode.WRITE, sara, null))).isInstanceOfSatisfying(LockUnavailableException.class,
-                        e -> assertThat(e.key()).isEqualTo(wheels));
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () ->
+                                                locks.acquireAll(
+                                                        List.of(variables, wheels, frame),
+                                                        LockMode.WRITE,
+                                                        sara,
+                                                        null)))
+                .isInstanceOfSatisfying(
+                        LockUnavailableException.class, e -> assertThat(e.key()).isEqualTo(wheels));
         assertThat(locks.locksOf(sara.ownerId())).as("none of the three").isEmpty();
 
         LockEvent denied = locks.history(wheels, 1).get(0);
@@ -149,8 +181,16 @@ class LockStoreContractTest {
         assertThat(denied.fencingToken()).as("a refusal was never granted a token").isNull();
 
         store.inTransaction(() -> locks.releaseAll(omar.ownerId()));
-        assertThat(store.inTransaction(() -> locks.acquireAll(List.of(wheels, frame), LockMode.WRITE, sara, null)))
-                .extracting(Lock::key).containsExactly(frame, wheels);
+        assertThat(
+                        store.inTransaction(
+                                () ->
+                                        locks.acquireAll(
+                                                List.of(wheels, frame),
+                                                LockMode.WRITE,
+                                                sara,
+                                                null)))
+                .extracting(Lock::key)
+                .containsExactly(frame, wheels);
     }
 
     // ---- re-acquire, tabs and releases ----
@@ -163,15 +203,19 @@ class LockStoreContractTest {
         assertThat(again.fencingToken()).isEqualTo(first.fencingToken());
         assertThat(again.view()).isEqualTo("tab-2");
         assertThat(store.inTransaction(() -> locks.release(whole, sara.ownerId(), "tab-1")))
-                .as("Done in the stale tab").isFalse();
+                .as("Done in the stale tab")
+                .isFalse();
         assertThat(store.inTransaction(() -> locks.releaseView(sara.ownerId(), "tab-1"))).isEmpty();
         assertThat(locks.holder(whole)).map(Lock::view).contains("tab-2");
 
-        assertThat(store.inTransaction(() -> locks.release(whole, sara.ownerId(), "tab-2"))).isTrue();
-        assertThat(store.inTransaction(() -> locks.release(whole, sara.ownerId(), "tab-2"))).as("idempotent")
+        assertThat(store.inTransaction(() -> locks.release(whole, sara.ownerId(), "tab-2")))
+                .isTrue();
+        assertThat(store.inTransaction(() -> locks.release(whole, sara.ownerId(), "tab-2")))
+                .as("idempotent")
                 .isFalse();
-        assertThat(history(whole)).containsExactly(LockEventType.ACQUIRED, LockEventType.REACQUIRED,
-                LockEventType.RELEASED);
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED, LockEventType.REACQUIRED, LockEventType.RELEASED);
     }
 
     @Test
@@ -181,18 +225,27 @@ class LockStoreContractTest {
         acquire(variables, LockMode.WRITE, sara, "tab");
         store.inTransaction(() -> locks.releaseView(sara.ownerId(), "tab"));
         write(frame, sara);
-        assertThat(store.inTransaction(() -> locks.releaseAll(sara.ownerId()))).containsExactly(frame);
-        assertThat(store.inTransaction(() -> locks.releaseAll(sara.ownerId()))).as("safe to call twice").isEmpty();
+        assertThat(store.inTransaction(() -> locks.releaseAll(sara.ownerId())))
+                .containsExactly(frame);
+        assertThat(store.inTransaction(() -> locks.releaseAll(sara.ownerId())))
+                .as("safe to call twice")
+                .isEmpty();
         write(wheels, sara);
         lapse(wheels);
         store.asDeclared("sweepExpired", locks::sweepExpired);
         write(whole, omar);
         store.inTransaction(() -> locks.forceRelease(whole, "ada", "Omar is on holiday"));
 
-        assertThat(history(whole)).containsExactly(LockEventType.ACQUIRED, LockEventType.RELEASED,
-                LockEventType.ACQUIRED, LockEventType.FORCE_RELEASED);
-        assertThat(history(variables)).containsExactly(LockEventType.ACQUIRED, LockEventType.VIEW_CLOSED);
-        assertThat(history(frame)).containsExactly(LockEventType.ACQUIRED, LockEventType.SESSION_ENDED);
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.RELEASED,
+                        LockEventType.ACQUIRED,
+                        LockEventType.FORCE_RELEASED);
+        assertThat(history(variables))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.VIEW_CLOSED);
+        assertThat(history(frame))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.SESSION_ENDED);
         assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED, LockEventType.EXPIRED);
         LockEvent forced = locks.history(whole, 1).get(0);
         assertThat(forced.actor()).isEqualTo("ada");
@@ -205,18 +258,24 @@ class LockStoreContractTest {
         Lock omars = write(frame, omar);
         write(variables, sara);
         write(elsewhere, ada);
-        assertThat(locks.locksIn(whole)).extracting(Lock::key).containsExactlyInAnyOrder(frame, variables);
-        assertThat(locks.locksIn(List.of(whole))).extracting(Lock::key).containsExactlyInAnyOrder(frame, variables);
+        assertThat(locks.locksIn(whole))
+                .extracting(Lock::key)
+                .containsExactlyInAnyOrder(frame, variables);
+        assertThat(locks.locksIn(List.of(whole)))
+                .extracting(Lock::key)
+                .containsExactlyInAnyOrder(frame, variables);
         assertThat(locks.locksIn(List.of(whole, elsewhere))).hasSize(3);
         assertThat(locks.locksIn(List.of())).as("no aggregates, no locks (and no query)").isEmpty();
 
         assertThat(locks.lost(omars)).as("still held").isEmpty();
         store.inTransaction(() -> locks.forceRelease(frame, "ada", "month end"));
-        assertThat(locks.lost(omars)).hasValueSatisfying(lost -> {
-            assertThat(lost.ending()).isEqualTo(LockEventType.FORCE_RELEASED);
-            assertThat(lost.actor()).isEqualTo("ada");
-            assertThat(lost.reason()).isEqualTo("month end");
-        });
+        assertThat(locks.lost(omars))
+                .hasValueSatisfying(
+                        lost -> {
+                            assertThat(lost.ending()).isEqualTo(LockEventType.FORCE_RELEASED);
+                            assertThat(lost.actor()).isEqualTo("ada");
+                            assertThat(lost.reason()).isEqualTo("month end");
+                        });
     }
 
     @Test
@@ -224,19 +283,31 @@ class LockStoreContractTest {
         Lock first = write(whole, omar);
         assertThatThrownBy(() -> store.inTransaction(() -> locks.forceRelease(whole, "ada", " ")))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.inTransaction(() -> locks.forceRelease(whole, "ada", "x".repeat(501))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 500 characters");
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () -> locks.forceRelease(whole, "ada", "x".repeat(501))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 500 characters");
         assertThat(locks.holder(whole)).isPresent();
-        assertThat(locks.summary().oldestSince()).as("the oldest lock held is at least as old as Omar's")
-                .isNotNull().isBeforeOrEqualTo(first.acquiredAt());
+        assertThat(locks.summary().oldestSince())
+                .as("the oldest lock held is at least as old as Omar's")
+                .isNotNull()
+                .isBeforeOrEqualTo(first.acquiredAt());
         assertThat(store.inTransaction(() -> locks.forceRelease(whole, "ada", "y".repeat(500))))
-                .as("500 characters is a reason, not too long").extracting(Lock::userLogin).containsExactly("omar");
+                .as("500 characters is a reason, not too long")
+                .extracting(Lock::userLogin)
+                .containsExactly("omar");
         Lock omars = write(whole, omar);
 
-        assertThat(store.inTransaction(() -> locks.forceRelease(whole, "ada", "stuck since Friday")))
-                .extracting(Lock::userLogin).containsExactly("omar");
+        assertThat(
+                        store.inTransaction(
+                                () -> locks.forceRelease(whole, "ada", "stuck since Friday")))
+                .extracting(Lock::userLogin)
+                .containsExactly("omar");
         write(whole, sara);
-        assertThatThrownBy(() -> verify(omars)).isInstanceOf(LockNotHeldException.class)
+        assertThatThrownBy(() -> verify(omars))
+                .isInstanceOf(LockNotHeldException.class)
                 .hasMessageContaining("ada released your lock: stuck since Friday (" + whole + ")")
                 .hasMessageContaining("Sara has been editing it since");
     }
@@ -247,8 +318,10 @@ class LockStoreContractTest {
     void aHeartbeatExtendsTheLeasesOfOneTabOrOfTheWholeSession() {
         acquire(frame, LockMode.WRITE, sara, "tab-1");
         acquire(wheels, LockMode.WRITE, sara, "tab-2");
-        store.execute("update app_lock set expires_at = statement_timestamp() + interval '5 seconds'"
-                + " where owner_id = ?", sara.ownerId());
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() + interval '5 seconds'"
+                        + " where owner_id = ?",
+                sara.ownerId());
 
         assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), "tab-1"))).isEqualTo(1);
         assertThat(secondsLeft(frame)).isGreaterThan(50);
@@ -258,8 +331,11 @@ class LockStoreContractTest {
     }
 
     private double secondsLeft(LockKey key) {
-        return store.number("select extract(epoch from expires_at - statement_timestamp()) * 1000 from app_lock"
-                + " where resource_key = ?", key.toString()) / 1000.0;
+        return store.number(
+                        "select extract(epoch from expires_at - statement_timestamp()) * 1000 from app_lock"
+                                + " where resource_key = ?",
+                        key.toString())
+                / 1000.0;
     }
 
     @Test
@@ -271,11 +347,15 @@ class LockStoreContractTest {
         assertThatThrownBy(() -> verify(saras)).isInstanceOf(LockNotHeldException.class);
         Lock omars = write(whole, omar);
         assertThat(omars.fencingToken()).isGreaterThan(saras.fencingToken());
-        assertThat(history(whole)).containsExactly(LockEventType.ACQUIRED, LockEventType.EXPIRED,
-                LockEventType.ACQUIRED);
-        assertThatThrownBy(() -> verify(saras)).hasMessageContaining("expired because no heartbeat renewed it")
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED, LockEventType.EXPIRED, LockEventType.ACQUIRED);
+        assertThatThrownBy(() -> verify(saras))
+                .hasMessageContaining("expired because no heartbeat renewed it")
                 .hasMessageContaining("Omar has been editing it");
-        assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), null))).as("nothing left to revive").isZero();
+        assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), null)))
+                .as("nothing left to revive")
+                .isZero();
     }
 
     @Test
@@ -286,8 +366,11 @@ class LockStoreContractTest {
         assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), null))).isEqualTo(1);
         assertThat(verify(saras).fencingToken()).isEqualTo(saras.fencingToken());
         assertThatThrownBy(() -> write(whole, omar)).isInstanceOf(LockUnavailableException.class);
-        assertThat(history(whole)).containsExactly(LockEventType.ACQUIRED, LockEventType.RENEWED_AFTER_LAPSE,
-                LockEventType.DENIED);
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.RENEWED_AFTER_LAPSE,
+                        LockEventType.DENIED);
     }
 
     // ---- the sweep ----
@@ -301,22 +384,41 @@ class LockStoreContractTest {
         for (int i = 0; i < 45; i++) {
             write(LockKey.itemFilters(firstItem + i), crowd);
         }
-        store.execute("update app_lock set expires_at = statement_timestamp() - interval '1 second'"
-                + " where owner_id = ?", crowd.ownerId());
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() - interval '1 second'"
+                        + " where owner_id = ?",
+                crowd.ownerId());
         long mark = store.number("select coalesce(max(id), 0) from lock_event");
 
-        var one = CompletableFuture.supplyAsync(() -> store.asDeclared("sweepExpired", small::sweepExpired));
-        var two = CompletableFuture.supplyAsync(() -> store.asDeclared("sweepExpired", small::sweepExpired));
+        var one =
+                CompletableFuture.supplyAsync(
+                        () -> store.asDeclared("sweepExpired", small::sweepExpired));
+        var two =
+                CompletableFuture.supplyAsync(
+                        () -> store.asDeclared("sweepExpired", small::sweepExpired));
         List<LockKey> swept = new java.util.ArrayList<>(one.get(30, TimeUnit.SECONDS));
         swept.addAll(two.get(30, TimeUnit.SECONDS));
 
         assertThat(swept).hasSize(45).doesNotHaveDuplicates();
-        assertThat(store.number("select count(*) from lock_event where id > ? and event_type = 'EXPIRED'"
-                + " and owner_id = ?", mark, crowd.ownerId())).isEqualTo(45);
-        assertThat(store.number("select count(distinct xmin::text) from lock_event where id > ? and owner_id = ?",
-                mark, crowd.ownerId())).as("transactions that audited the 45 rows: one per batch of 10")
+        assertThat(
+                        store.number(
+                                "select count(*) from lock_event where id > ? and event_type = 'EXPIRED'"
+                                        + " and owner_id = ?",
+                                mark,
+                                crowd.ownerId()))
+                .isEqualTo(45);
+        assertThat(
+                        store.number(
+                                "select count(distinct xmin::text) from lock_event where id > ? and owner_id = ?",
+                                mark,
+                                crowd.ownerId()))
+                .as("transactions that audited the 45 rows: one per batch of 10")
                 .isGreaterThanOrEqualTo(5);
-        assertThat(store.number("select count(*) from app_lock where owner_id = ?", crowd.ownerId())).isZero();
+        assertThat(
+                        store.number(
+                                "select count(*) from app_lock where owner_id = ?",
+                                crowd.ownerId()))
+                .isZero();
     }
 
     // ---- fencing ----
@@ -326,26 +428,43 @@ class LockStoreContractTest {
         Lock saras = write(whole, sara);
         CountDownLatch verified = new CountDownLatch(1);
         CountDownLatch saveMayCommit = new CountDownLatch(1);
-        var save = CompletableFuture.runAsync(() -> store.inTransaction(() -> {
-            locks.verify(saras.key(), saras.ownerId(), saras.fencingToken());
-            verified.countDown();
-            LockStore.unchecked(() -> saveMayCommit.await(30, TimeUnit.SECONDS));
-        }));
+        var save =
+                CompletableFuture.runAsync(
+                        () ->
+                                store.inTransaction(
+                                        () -> {
+                                            locks.verify(
+                                                    saras.key(),
+                                                    saras.ownerId(),
+                                                    saras.fencingToken());
+                                            verified.countDown();
+                                            LockStore.unchecked(
+                                                    () ->
+                                                            saveMayCommit.await(
+                                                                    30, TimeUnit.SECONDS));
+                                        }));
         assertThat(verified.await(30, TimeUnit.SECONDS)).isTrue();
 
-        var force = CompletableFuture.supplyAsync(() -> store.inTransaction(
-                () -> locks.forceRelease(whole, "ada", "needed now")));
+        var force =
+                CompletableFuture.supplyAsync(
+                        () ->
+                                store.inTransaction(
+                                        () -> locks.forceRelease(whole, "ada", "needed now")));
         awaitSomeoneWaitingForARowLock();
         assertThat(force).as("the force release waits for the save").isNotDone();
 
         saveMayCommit.countDown();
         save.get(30, TimeUnit.SECONDS);
-        assertThat(force.get(30, TimeUnit.SECONDS)).extracting(Lock::userLogin).containsExactly("sara");
-        assertThat(history(whole)).containsExactly(LockEventType.ACQUIRED, LockEventType.FORCE_RELEASED);
+        assertThat(force.get(30, TimeUnit.SECONDS))
+                .extracting(Lock::userLogin)
+                .containsExactly("sara");
+        assertThat(history(whole))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.FORCE_RELEASED);
     }
 
     private void awaitSomeoneWaitingForARowLock() {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> store.number("select count(*) from pg_locks where not granted") > 0);
     }
 
@@ -358,24 +477,56 @@ class LockStoreContractTest {
             write(LockKey.itemFilters(g * 100 + i), zed);
         }
         write(variables, zed);
-        store.execute("update app_lock set acquired_at = statement_timestamp() - interval '2 hours'"
-                + " where resource_key = ?", variables.toString());
+        store.execute(
+                "update app_lock set acquired_at = statement_timestamp() - interval '2 hours'"
+                        + " where resource_key = ?",
+                variables.toString());
 
         var mine = new LockQuery("zed" + g, null, null, LockQuery.Sort.RESOURCE, false, 0, 5);
         LockPage<Lock> first = locks.find(mine);
         assertThat(first.total()).isEqualTo(8);
-        assertThat(first.rows()).hasSize(5).extracting(Lock::key).isSortedAccordingTo(
-                java.util.Comparator.comparing(LockKey::toString));
-        LockPage<Lock> second = locks.find(new LockQuery("Zed " + g, null, null, LockQuery.Sort.RESOURCE, false, 5,
-                5));
-        assertThat(second.rows()).hasSize(3).extracting(Lock::key).doesNotContainAnyElementsOf(
-                first.rows().stream().map(Lock::key).toList());
-        assertThat(locks.find(new LockQuery("zed" + g, LockKey.Kind.CONFIGURATOR_VARIABLES, null,
-                LockQuery.Sort.ACQUIRED, true, 0, 50)).rows()).extracting(Lock::key).containsExactly(variables);
-        assertThat(locks.find(new LockQuery("zed" + g, null, 3600, LockQuery.Sort.TOKEN, true, 0, 50)).rows())
-                .as("held for an hour or more").extracting(Lock::key).containsExactly(variables);
+        assertThat(first.rows())
+                .hasSize(5)
+                .extracting(Lock::key)
+                .isSortedAccordingTo(java.util.Comparator.comparing(LockKey::toString));
+        LockPage<Lock> second =
+                locks.find(
+                        new LockQuery(
+                                "Zed " + g, null, null, LockQuery.Sort.RESOURCE, false, 5, 5));
+        assertThat(second.rows())
+                .hasSize(3)
+                .extracting(Lock::key)
+                .doesNotContainAnyElementsOf(first.rows().stream().map(Lock::key).toList());
+        assertThat(
+                        locks.find(
+                                        new LockQuery(
+                                                "zed" + g,
+                                                LockKey.Kind.CONFIGURATOR_VARIABLES,
+                                                null,
+                                                LockQuery.Sort.ACQUIRED,
+                                                true,
+                                                0,
+                                                50))
+                                .rows())
+                .extracting(Lock::key)
+                .containsExactly(variables);
+        assertThat(
+                        locks.find(
+                                        new LockQuery(
+                                                "zed" + g,
+                                                null,
+                                                3600,
+                                                LockQuery.Sort.TOKEN,
+                                                true,
+                                                0,
+                                                50))
+                                .rows())
+                .as("held for an hour or more")
+                .extracting(Lock::key)
+                .containsExactly(variables);
         assertThat(locks.find(new LockQuery("%_" + g, null, null, null, false, 0, 50)).total())
-                .as("wildcards in a search are plain text").isZero();
+                .as("wildcards in a search are plain text")
+                .isZero();
         assertThat(locks.summary().held()).isGreaterThanOrEqualTo(8);
     }
 
@@ -386,16 +537,34 @@ class LockStoreContractTest {
         write(variables, zed);
         long forcedBefore = locks.summary().forcedLastHour();
 
-        assertThat(store.inTransaction(() -> locks.forceReleaseAllOf("zed" + g, "ada", "left the company")))
-                .extracting(Lock::key).containsExactlyInAnyOrder(frame, variables);
+        assertThat(
+                        store.inTransaction(
+                                () ->
+                                        locks.forceReleaseAllOf(
+                                                "zed" + g, "ada", "left the company")))
+                .extracting(Lock::key)
+                .containsExactlyInAnyOrder(frame, variables);
         assertThat(locks.summary().forcedLastHour()).isEqualTo(forcedBefore + 2);
-        var forced = locks.history(new HistoryQuery(null, "zed" + g, LockEventType.FORCE_RELEASED, null, null, 0,
-                10));
+        var forced =
+                locks.history(
+                        new HistoryQuery(
+                                null, "zed" + g, LockEventType.FORCE_RELEASED, null, null, 0, 10));
         assertThat(forced.total()).isEqualTo(2);
-        assertThat(forced.rows()).allSatisfy(e -> assertThat(e.reason()).isEqualTo("left the company"));
-        assertThat(locks.history(new HistoryQuery(frame, null, null, Instant.now().minusSeconds(60), null, 0, 10))
-                .rows()).extracting(LockEvent::type).containsExactly(LockEventType.FORCE_RELEASED,
-                        LockEventType.ACQUIRED);
+        assertThat(forced.rows())
+                .allSatisfy(e -> assertThat(e.reason()).isEqualTo("left the company"));
+        assertThat(
+                        locks.history(
+                                        new HistoryQuery(
+                                                frame,
+                                                null,
+                                                null,
+                                                Instant.now().minusSeconds(60),
+                                                null,
+                                                0,
+                                                10))
+                                .rows())
+                .extracting(LockEvent::type)
+                .containsExactly(LockEventType.FORCE_RELEASED, LockEventType.ACQUIRED);
         assertThatThrownBy(() -> locks.forceReleaseAllOf("zed" + g, "ada", ""))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -409,10 +578,13 @@ class LockStoreContractTest {
             store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));
         }
         write(wheels, sara);
-        store.execute("update lock_event set occurred_at = occurred_at - interval '100 days'"
-                + " where resource_key = ?", frame.toString());
+        store.execute(
+                "update lock_event set occurred_at = occurred_at - interval '100 days'"
+                        + " where resource_key = ?",
+                frame.toString());
 
-        assertThat(store.asDeclared("purgeHistory", () -> small.purgeHistory(90))).isGreaterThanOrEqualTo(4);
+        assertThat(store.asDeclared("purgeHistory", () -> small.purgeHistory(90)))
+                .isGreaterThanOrEqualTo(4);
         assertThat(history(frame)).isEmpty();
         assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED);
     }
@@ -420,17 +592,23 @@ class LockStoreContractTest {
     // ---- races found in review, each forced with a second connection ----
 
     /**
-     * The acquisition's clean-up waits for a row lock on a lapsed row (a save's FOR SHARE) while another row of the
-     * aggregate lapses; the grant that follows must still count that row as in the way until it is deleted.
+     * The acquisition's clean-up waits for a row lock on a lapsed row (a save's FOR SHARE) while
+     * another row of the aggregate lapses; the grant that follows must still count that row as in
+     * the way until it is deleted.
      */
-    private Lock acquireWhileTheCleanUpWaitsAndAnotherRowLapses(LockKey wanted, LockOwner who, LockKey lapsesMeanwhile)
-            throws Exception {
+    private Lock acquireWhileTheCleanUpWaitsAndAnotherRowLapses(
+            LockKey wanted, LockOwner who, LockKey lapsesMeanwhile) throws Exception {
         Lock blocker = write(LockKey.itemFilters(g * 100 + 9), ada);
         lapse(blocker.key());
-        try (Connection save = store.separateConnection(); Statement s = save.createStatement()) {
+        try (Connection save = store.separateConnection();
+                Statement s = save.createStatement()) {
             save.setAutoCommit(false);
-            s.execute("select 1 from app_lock where resource_key = '" + blocker.key() + "' for share");
-            var acquisition = CompletableFuture.supplyAsync(() -> acquire(wanted, LockMode.WRITE, who, null));
+            s.execute(
+                    "select 1 from app_lock where resource_key = '"
+                            + blocker.key()
+                            + "' for share");
+            var acquisition =
+                    CompletableFuture.supplyAsync(() -> acquire(wanted, LockMode.WRITE, who, null));
             awaitSomeoneWaitingForARowLock();
             lapse(lapsesMeanwhile);
             save.commit();
@@ -439,68 +617,96 @@ class LockStoreContractTest {
     }
 
     /**
-     * Outside a transaction an acquisition is one text of several statements, autocommitted: PostgreSQL must run it
-     * as one implicit transaction, or the aggregate's advisory lock (the first statement) would be gone before the
-     * clean-up and the grant. Forced: the clean-up waits for a save's row lock on a lapsed row.
+     * Outside a transaction an acquisition is one text of several statements, autocommitted:
+     * PostgreSQL must run it as one implicit transaction, or the aggregate's advisory lock (the
+     * first statement) would be gone before the clean-up and the grant. Forced: the clean-up waits
+     * for a save's row lock on a lapsed row.
      */
     @Test
     void anAcquisitionOutsideATransactionHoldsItsAggregateUntilItsGrantIsDone() throws Exception {
         Lock blocker = write(LockKey.itemFilters(g * 100 + 9), ada);
         lapse(blocker.key());
-        String heldByTheWaiter = "select count(*) from pg_locks where locktype = 'advisory' and granted"
-                + " and pid in (select pid from pg_locks where not granted and locktype <> 'advisory')";
-        try (Connection save = store.separateConnection(); Statement s = save.createStatement()) {
+        String heldByTheWaiter =
+                "select count(*) from pg_locks where locktype = 'advisory' and granted"
+                        + " and pid in (select pid from pg_locks where not granted and locktype <> 'advisory')";
+        try (Connection save = store.separateConnection();
+                Statement s = save.createStatement()) {
             save.setAutoCommit(false);
-            s.execute("select 1 from app_lock where resource_key = '" + blocker.key() + "' for share");
+            s.execute(
+                    "select 1 from app_lock where resource_key = '"
+                            + blocker.key()
+                            + "' for share");
             var acquisition = CompletableFuture.supplyAsync(() -> write(frame, sara));
             awaitSomeoneWaitingForARowLock();
-            assertThat(store.number(heldByTheWaiter)).as("the advisory lock outlives its statement").isEqualTo(1);
+            assertThat(store.number(heldByTheWaiter))
+                    .as("the advisory lock outlives its statement")
+                    .isEqualTo(1);
             var second = CompletableFuture.supplyAsync(() -> write(wheels, omar));
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> store.number(
-                    "select count(*) from pg_locks where locktype = 'advisory' and not granted") == 1);
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(
+                            () ->
+                                    store.number(
+                                                    "select count(*) from pg_locks where locktype = 'advisory' and not granted")
+                                            == 1);
             assertThat(second).as("another acquisition in the aggregate waits").isNotDone();
 
             save.commit();
             assertThat(acquisition.get(30, TimeUnit.SECONDS).key()).isEqualTo(frame);
             assertThat(second.get(30, TimeUnit.SECONDS).key()).isEqualTo(wheels);
         }
-        assertThat(store.number("select count(*) from pg_locks where locktype = 'advisory'")).isZero();
+        assertThat(store.number("select count(*) from pg_locks where locktype = 'advisory'"))
+                .isZero();
     }
 
     @Test
-    void aRowThatLapsesBetweenCleanUpAndGrantNeitherTripsTheUniqueIndexNorIsIgnored() throws Exception {
+    void aRowThatLapsesBetweenCleanUpAndGrantNeitherTripsTheUniqueIndexNorIsIgnored()
+            throws Exception {
         Lock omars = write(frame, omar);
 
         Lock saras = acquireWhileTheCleanUpWaitsAndAnotherRowLapses(frame, sara, frame);
 
         assertThat(saras.userLogin()).isEqualTo("sara");
-        assertThat(store.number("select count(*) from app_lock where resource_key = ?", frame.toString()))
+        assertThat(
+                        store.number(
+                                "select count(*) from app_lock where resource_key = ?",
+                                frame.toString()))
                 .isEqualTo(1);
-        assertThat(store.number("select count(*) from lock_event where event_type = 'EXPIRED' and fencing_token = ?",
-                omars.fencingToken())).as("Omar's lapsed lock was deleted, and audited once").isEqualTo(1);
+        assertThat(
+                        store.number(
+                                "select count(*) from lock_event where event_type = 'EXPIRED' and fencing_token = ?",
+                                omars.fencingToken()))
+                .as("Omar's lapsed lock was deleted, and audited once")
+                .isEqualTo(1);
     }
 
     /**
-     * A grant refused by a lock that its holder releases before the refusal's conflicts are looked up (each statement
-     * commits on its own) finds no live conflict: it is tried again and granted, neither refused without a holder to
-     * name nor failed. Forced: the release runs just before the look-up.
+     * A grant refused by a lock that its holder releases before the refusal's conflicts are looked
+     * up (each statement commits on its own) finds no live conflict: it is tried again and granted,
+     * neither refused without a holder to name nor failed. Forced: the release runs just before the
+     * look-up.
      */
     @Test
     void aGrantRefusedByALockReleasedBeforeItsLookUpIsTriedAgainAndGranted() {
         write(frame, omar);
         AtomicLong releasedBetween = new AtomicLong();
-        store.beforeNext(LockStatements.CONFLICTS, () -> {
-            if (locks.release(frame, omar.ownerId(), null)) {
-                releasedBetween.incrementAndGet();
-            }
-        });
+        store.beforeNext(
+                LockStatements.CONFLICTS,
+                () -> {
+                    if (locks.release(frame, omar.ownerId(), null)) {
+                        releasedBetween.incrementAndGet();
+                    }
+                });
 
         Lock saras = write(frame, sara);
 
-        assertThat(releasedBetween).as("Omar released between the refusal and its look-up").hasValue(1);
+        assertThat(releasedBetween)
+                .as("Omar released between the refusal and its look-up")
+                .hasValue(1);
         assertThat(saras.userLogin()).isEqualTo("sara");
-        assertThat(history(frame)).containsExactly(LockEventType.ACQUIRED, LockEventType.RELEASED,
-                LockEventType.ACQUIRED);
+        assertThat(history(frame))
+                .containsExactly(
+                        LockEventType.ACQUIRED, LockEventType.RELEASED, LockEventType.ACQUIRED);
     }
 
     @Test
@@ -512,7 +718,8 @@ class LockStoreContractTest {
 
         assertThat(revived).as("Omar's lapsed lock was deleted before Sara's grant").isZero();
         assertThat(verify(saras).key()).isEqualTo(whole);
-        assertThatThrownBy(() -> verify(omars)).isInstanceOf(LockNotHeldException.class)
+        assertThatThrownBy(() -> verify(omars))
+                .isInstanceOf(LockNotHeldException.class)
                 .hasMessageContaining("expired");
     }
 
@@ -521,21 +728,32 @@ class LockStoreContractTest {
         acquire(frame, LockMode.WRITE, sara, "tab");
         CountDownLatch renewed = new CountDownLatch(1);
         CountDownLatch heartbeatMayCommit = new CountDownLatch(1);
-        var heartbeat = CompletableFuture.supplyAsync(() -> store.inTransaction(() -> {
-            int n = locks.renew(sara.ownerId(), "tab");
-            renewed.countDown();
-            LockStore.unchecked(() -> heartbeatMayCommit.await(30, TimeUnit.SECONDS));
-            return n;
-        }));
+        var heartbeat =
+                CompletableFuture.supplyAsync(
+                        () ->
+                                store.inTransaction(
+                                        () -> {
+                                            int n = locks.renew(sara.ownerId(), "tab");
+                                            renewed.countDown();
+                                            LockStore.unchecked(
+                                                    () ->
+                                                            heartbeatMayCommit.await(
+                                                                    30, TimeUnit.SECONDS));
+                                            return n;
+                                        }));
         assertThat(renewed.await(30, TimeUnit.SECONDS)).isTrue();
-        var tabClosed = CompletableFuture.supplyAsync(() -> store.inTransaction(
-                () -> locks.releaseView(sara.ownerId(), "tab")));
+        var tabClosed =
+                CompletableFuture.supplyAsync(
+                        () -> store.inTransaction(() -> locks.releaseView(sara.ownerId(), "tab")));
         awaitSomeoneWaitingForARowLock(); // the release waits for the heartbeat's row lock
 
         heartbeatMayCommit.countDown();
         assertThat(heartbeat.get(30, TimeUnit.SECONDS)).isEqualTo(1);
-        assertThat(tabClosed.get(30, TimeUnit.SECONDS)).as("released after the renewal").containsExactly(frame);
-        assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), "tab"))).as("a late heartbeat")
+        assertThat(tabClosed.get(30, TimeUnit.SECONDS))
+                .as("released after the renewal")
+                .containsExactly(frame);
+        assertThat(store.inTransaction(() -> locks.renew(sara.ownerId(), "tab")))
+                .as("a late heartbeat")
                 .isZero();
         assertThat(locks.holder(frame)).isEmpty();
     }
@@ -544,22 +762,38 @@ class LockStoreContractTest {
     void aDeadlockVictimIsRetriedInsteadOfFailing() throws Exception {
         write(frame, sara);
         write(wheels, sara);
-        long first = store.number("select min(id) from app_lock where owner_id = ?", sara.ownerId());
+        long first =
+                store.number("select min(id) from app_lock where owner_id = ?", sara.ownerId());
         long last = store.number("select max(id) from app_lock where owner_id = ?", sara.ownerId());
-        try (Connection other = store.separateConnection(); Statement s = other.createStatement()) {
+        try (Connection other = store.separateConnection();
+                Statement s = other.createStatement()) {
             other.setAutoCommit(false);
-            s.execute("set deadlock_timeout = '30s'"); // so that the store's transaction is the victim
+            s.execute("set deadlock_timeout = '30s'"); // so that the store's transaction is the
+            // victim
             s.execute("select 1 from app_lock where id = " + last + " for update");
-            var releaseAll = CompletableFuture.supplyAsync(() -> store.inTransaction(
-                    () -> locks.releaseAll(sara.ownerId())));
-            awaitSomeoneWaitingForARowLock(); // the release holds the first row and waits for the last
-            var crossing = CompletableFuture.runAsync(() -> LockStore.unchecked(
-                    () -> s.execute("select 1 from app_lock where id = " + first + " for update")));
-            crossing.get(30, TimeUnit.SECONDS); // the database broke the deadlock by aborting the release
+            var releaseAll =
+                    CompletableFuture.supplyAsync(
+                            () -> store.inTransaction(() -> locks.releaseAll(sara.ownerId())));
+            awaitSomeoneWaitingForARowLock(); // the release holds the first row and waits for the
+            // last
+            var crossing =
+                    CompletableFuture.runAsync(
+                            () ->
+                                    LockStore.unchecked(
+                                            () ->
+                                                    s.execute(
+                                                            "select 1 from app_lock where id = "
+                                                                    + first
+                                                                    + " for update")));
+            crossing.get(
+                    30,
+                    TimeUnit.SECONDS); // the database broke the deadlock by aborting the release
             other.commit();
-            assertThat(releaseAll.get(30, TimeUnit.SECONDS)).containsExactlyInAnyOrder(frame, wheels);
+            assertThat(releaseAll.get(30, TimeUnit.SECONDS))
+                    .containsExactlyInAnyOrder(frame, wheels);
         }
-        assertThat(history(frame)).containsExactly(LockEventType.ACQUIRED, LockEventType.SESSION_ENDED);
+        assertThat(history(frame))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.SESSION_ENDED);
     }
 
     @Test
@@ -567,17 +801,31 @@ class LockStoreContractTest {
         try (Connection c = store.separateConnection()) {
             Database.requireReadCommitted(c);
             c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-            assertThatThrownBy(() -> Database.requireReadCommitted(c)).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("READ COMMITTED").hasMessageContaining("SERIALIZABLE");
+            assertThatThrownBy(() -> Database.requireReadCommitted(c))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("READ COMMITTED")
+                    .hasMessageContaining("SERIALIZABLE");
         }
     }
 
     @Test
     void theLostLockSentenceSaysWhatHappenedWhenTheTokenIsUnknown() {
         Lock saras = write(whole, sara);
-        Lock forged = new Lock(whole, whole, LockMode.WRITE, sara.ownerId(), null, "sara", "Sara", Instant.now(),
-                Instant.now(), Instant.now(), saras.fencingToken() + 1_000_000);
-        assertThatThrownBy(() -> verify(forged)).isInstanceOf(LockNotHeldException.class)
+        Lock forged =
+                new Lock(
+                        whole,
+                        whole,
+                        LockMode.WRITE,
+                        sara.ownerId(),
+                        null,
+                        "sara",
+                        "Sara",
+                        Instant.now(),
+                        Instant.now(),
+                        Instant.now(),
+                        saras.fencingToken() + 1_000_000);
+        assertThatThrownBy(() -> verify(forged))
+                .isInstanceOf(LockNotHeldException.class)
                 .hasMessageStartingWith("You hold no lock on " + whole)
                 .hasMessageContaining("Sara has been editing it since");
     }
@@ -587,27 +835,52 @@ class LockStoreContractTest {
     @Test
     void aSessionCannotHoldMoreLocksThanTheCapAndReTakingItsOwnDoesNotCount() {
         JdbcLockManager capped = store.manager(Duration.ofSeconds(60));
-        capped.settings = Settings.from(k -> k.equals(Settings.MAX_LOCKS_PER_SESSION) ? Optional.of("2")
-                : Optional.empty());
+        capped.settings =
+                Settings.from(
+                        k ->
+                                k.equals(Settings.MAX_LOCKS_PER_SESSION)
+                                        ? Optional.of("2")
+                                        : Optional.empty());
         store.inTransaction(() -> capped.acquire(variables, LockMode.WRITE, sara, null));
         store.inTransaction(() -> capped.acquire(frame, LockMode.WRITE, sara, null));
-        assertThat(store.inTransaction(() -> capped.acquire(frame, LockMode.WRITE, sara, "tab-2")).key())
-                .as("re-taking a lock one holds is not a new one").isEqualTo(frame);
-        assertThatThrownBy(() -> store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)))
-                .isInstanceOf(LockLimitException.class).hasMessageContaining("(2)")
+        assertThat(
+                        store.inTransaction(
+                                        () -> capped.acquire(frame, LockMode.WRITE, sara, "tab-2"))
+                                .key())
+                .as("re-taking a lock one holds is not a new one")
+                .isEqualTo(frame);
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () -> capped.acquire(wheels, LockMode.WRITE, sara, null)))
+                .isInstanceOf(LockLimitException.class)
+                .hasMessageContaining("(2)")
                 .hasMessageContaining("LOCKS_MAX_LOCKS_PER_SESSION");
-        assertThat(locks.locksOf(sara.ownerId())).extracting(Lock::key).containsExactlyInAnyOrder(variables, frame);
+        assertThat(locks.locksOf(sara.ownerId()))
+                .extracting(Lock::key)
+                .containsExactlyInAnyOrder(variables, frame);
         assertThat(history(wheels)).as("a refusal by the cap grants nothing").isEmpty();
-        assertThat(store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, omar, null)).key())
-                .as("the cap is per session").isEqualTo(wheels);
+        assertThat(
+                        store.inTransaction(
+                                        () -> capped.acquire(wheels, LockMode.WRITE, omar, null))
+                                .key())
+                .as("the cap is per session")
+                .isEqualTo(wheels);
         store.inTransaction(() -> capped.release(variables, sara.ownerId(), null));
-        assertThatThrownBy(() -> store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)))
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () -> capped.acquire(wheels, LockMode.WRITE, sara, null)))
                 .as("one below the cap, a refusal is Omar's doing, not the cap's")
                 .isInstanceOf(LockUnavailableException.class);
         store.inTransaction(() -> capped.release(frame, sara.ownerId(), null));
         store.inTransaction(() -> capped.release(wheels, omar.ownerId(), null));
-        assertThat(store.inTransaction(() -> capped.acquire(wheels, LockMode.WRITE, sara, null)).key())
-                .as("released locks make room").isEqualTo(wheels);
+        assertThat(
+                        store.inTransaction(
+                                        () -> capped.acquire(wheels, LockMode.WRITE, sara, null))
+                                .key())
+                .as("released locks make room")
+                .isEqualTo(wheels);
     }
 
     @Test
@@ -615,22 +888,29 @@ class LockStoreContractTest {
         JdbcLockManager aged = store.manager(Duration.ofSeconds(60));
         aged.maxAge = Duration.ofMinutes(10);
         Lock saras = store.inTransaction(() -> aged.acquire(whole, LockMode.WRITE, sara, "tab"));
-        store.execute("update app_lock set acquired_at = statement_timestamp() - interval '9 minutes 30 seconds'"
-                + " where resource_key = ?", whole.toString());
+        store.execute(
+                "update app_lock set acquired_at = statement_timestamp() - interval '9 minutes 30 seconds'"
+                        + " where resource_key = ?",
+                whole.toString());
         assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).isEqualTo(1);
         Lock renewed = locks.holder(whole).orElseThrow();
-        assertThat(renewed.expiresAt()).as("the last renewal stops at the maximum age")
+        assertThat(renewed.expiresAt())
+                .as("the last renewal stops at the maximum age")
                 .isBefore(renewed.acquiredAt().plus(Duration.ofMinutes(10)).plusMillis(1))
                 .isBefore(Instant.now().plusSeconds(35));
 
-        store.execute("update app_lock set acquired_at = statement_timestamp() - interval '11 minutes'"
-                + " where resource_key = ?", whole.toString());
-        assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).as("past it: no renewal")
+        store.execute(
+                "update app_lock set acquired_at = statement_timestamp() - interval '11 minutes'"
+                        + " where resource_key = ?",
+                whole.toString());
+        assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab")))
+                .as("past it: no renewal")
                 .isZero();
 
         Lock again = store.inTransaction(() -> aged.acquire(whole, LockMode.WRITE, sara, "tab"));
         assertThat(again.fencingToken()).isEqualTo(saras.fencingToken());
-        assertThat(again.acquiredAt()).as("opening it again starts its age again")
+        assertThat(again.acquiredAt())
+                .as("opening it again starts its age again")
                 .isAfter(Instant.now().minusSeconds(30));
         assertThat(store.inTransaction(() -> aged.renew(sara.ownerId(), "tab"))).isEqualTo(1);
     }
@@ -640,23 +920,31 @@ class LockStoreContractTest {
     @Test
     void aSessionHoldingTenThousandLocksReleasesThemAllAtLogoutInOneStatement() {
         JdbcLockManager big = store.manager(Duration.ofSeconds(60));
-        big.settings = Settings.from(k -> k.equals(Settings.MAX_LOCKS_PER_SESSION) ? Optional.of("10000")
-                : Optional.empty());
+        big.settings =
+                Settings.from(
+                        k ->
+                                k.equals(Settings.MAX_LOCKS_PER_SESSION)
+                                        ? Optional.of("10000")
+                                        : Optional.empty());
         long first = NEXT_AGGREGATE.getAndAdd(1_000) + 1;
         for (int batch = 0; batch < 20; batch++) {
             java.util.List<LockKey> keys = new java.util.ArrayList<>();
             for (int i = 0; i < 500; i++) { // 500 item filters in one aggregate per batch
-                keys.add(LockKey.itemFilters((first + batch) * 100 + 1 + i % 99 + (i / 99) * 1_000_000L));
+                keys.add(
+                        LockKey.itemFilters(
+                                (first + batch) * 100 + 1 + i % 99 + (i / 99) * 1_000_000L));
             }
             store.inTransaction(() -> big.acquireAll(keys, LockMode.WRITE, ada, null));
         }
         assertThat(locks.locksOf(ada.ownerId())).hasSize(10_000);
         long start = System.nanoTime();
         List<LockKey> released = store.inTransaction(() -> big.releaseAll(ada.ownerId()));
-        System.out.printf("Release-all of 10,000 locks: %d ms%n", (System.nanoTime() - start) / 1_000_000);
+        System.out.printf(
+                "Release-all of 10,000 locks: %d ms%n", (System.nanoTime() - start) / 1_000_000);
         assertThat(released).hasSize(10_000);
         assertThat(locks.locksOf(ada.ownerId())).isEmpty();
-        assertThat(store.inTransaction(() -> big.releaseAll(ada.ownerId()))).as("a second unbind finds nothing")
+        assertThat(store.inTransaction(() -> big.releaseAll(ada.ownerId())))
+                .as("a second unbind finds nothing")
                 .isEmpty();
     }
 }

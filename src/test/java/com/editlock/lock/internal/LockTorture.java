@@ -27,38 +27,63 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A torture test of the lock store: many clients at once on a few aggregates, mixing every operation, with leases
- * short enough to lapse mid-run and sweeps running concurrently. Each client writes down what it was told (granted
- * with which token at which database time, save accepted at which database time, released); {@link TortureChecker}
- * then proves from that, and from the audit history, that the promises held.
+ * A torture test of the lock store: many clients at once on a few aggregates, mixing every
+ * operation, with leases short enough to lapse mid-run and sweeps running concurrently. Each client
+ * writes down what it was told (granted with which token at which database time, save accepted at
+ * which database time, released); {@link TortureChecker} then proves from that, and from the audit
+ * history, that the promises held.
  *
- * <p>Short form: {@link LockStoreTortureTest} in {@code mvn verify}. Long form, printing what it ran and found:
- * {@code mvn -Ptorture -Dtorture.operations=1000000}.
+ * <p>Short form: {@link LockStoreTortureTest} in {@code mvn verify}. Long form, printing what it
+ * ran and found: {@code mvn -Ptorture -Dtorture.operations=1000000}.
  */
 public final class LockTorture {
 
     /** What one run does. */
-    public record Plan(int clients, int aggregates, long operations, Duration maxDuration, Duration lease,
-            long seed) {
-    }
+    public record Plan(
+            int clients,
+            int aggregates,
+            long operations,
+            Duration maxDuration,
+            Duration lease,
+            long seed) {}
 
     /** What happened. */
-    public record Result(long operations, Map<Op, Long> counts, long unexpectedFailures, List<String> failures,
-            TortureChecker.Report report, Duration took) {
-    }
+    public record Result(
+            long operations,
+            Map<Op, Long> counts,
+            long unexpectedFailures,
+            List<String> failures,
+            TortureChecker.Report report,
+            Duration took) {}
 
     /** The operations a client mixes. */
     public enum Op {
-        ACQUIRE, GRANTED, REFUSED, RENEW, RELEASE, RELEASE_TAB, END_SESSION, FORCE_RELEASE, SAVE, SAVE_ACCEPTED,
-        SAVE_REFUSED, STALE_SAVE, SWEEP, PAUSE
+        ACQUIRE,
+        GRANTED,
+        REFUSED,
+        RENEW,
+        RELEASE,
+        RELEASE_TAB,
+        END_SESSION,
+        FORCE_RELEASE,
+        SAVE,
+        SAVE_ACCEPTED,
+        SAVE_REFUSED,
+        STALE_SAVE,
+        SWEEP,
+        PAUSE
     }
 
     private static final long FIRST_AGGREGATE = 900_001;
 
-    /** How often the torture's own sweeper runs (the application's timer runs every few seconds). */
+    /**
+     * How often the torture's own sweeper runs (the application's timer runs every few seconds).
+     */
     static final Duration SWEEP_INTERVAL = Duration.ofMillis(100);
 
-    /** A sweep's own time and the scheduler's jitter on a loaded machine, on top of the interval. */
+    /**
+     * A sweep's own time and the scheduler's jitter on a loaded machine, on top of the interval.
+     */
     static final Duration SWEEP_SLACK = Duration.ofMillis(1_900);
 
     private volatile boolean done;
@@ -90,9 +115,11 @@ public final class LockTorture {
     }
 
     public Result run() throws Exception {
-        store.execute("create table if not exists torture_save (id bigserial primary key, resource_key varchar(200),"
-                + " fencing_token bigint, owner_id varchar(64), saved_at timestamptz)");
-        for (LockKey key : keys) { // a clean slate for these keys: an earlier run in this database is not ours
+        store.execute(
+                "create table if not exists torture_save (id bigserial primary key, resource_key varchar(200),"
+                        + " fencing_token bigint, owner_id varchar(64), saved_at timestamptz)");
+        for (LockKey key :
+                keys) { // a clean slate for these keys: an earlier run in this database is not ours
             store.execute("delete from app_lock where resource_key = ?", key.toString());
         }
         long mark = store.number("select coalesce(max(id), 0) from lock_event");
@@ -117,13 +144,20 @@ public final class LockTorture {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         TortureChecker.Report report;
         try (Connection c = store.separateConnection()) {
-            report = new TortureChecker(seen, keys, LockStore.BY_ID::aggregateOf, plan.lease(), mark)
-                    .expiresWithin(SWEEP_INTERVAL.plus(SWEEP_SLACK)).check(c);
+            report =
+                    new TortureChecker(seen, keys, LockStore.BY_ID::aggregateOf, plan.lease(), mark)
+                            .expiresWithin(SWEEP_INTERVAL.plus(SWEEP_SLACK))
+                            .check(c);
         }
         Map<Op, Long> totals = new EnumMap<>(Op.class);
         counts.forEach((op, n) -> totals.put(op, n.get()));
-        return new Result(Math.min(operations.get(), plan.operations()), totals, failures.size(),
-                List.copyOf(failures), report, took);
+        return new Result(
+                Math.min(operations.get(), plan.operations()),
+                totals,
+                failures.size(),
+                List.copyOf(failures),
+                report,
+                took);
     }
 
     private void count(Op op) {
@@ -131,8 +165,9 @@ public final class LockTorture {
     }
 
     /**
-     * The EJB timer's stand-in: a sweep every {@code interval} until the clients are done, so that a lapsed lock is
-     * removed within a bound the checker holds the store to (the clients also sweep now and then).
+     * The EJB timer's stand-in: a sweep every {@code interval} until the clients are done, so that
+     * a lapsed lock is removed within a bound the checker holds the store to (the clients also
+     * sweep now and then).
      */
     private Void sweepEvery(Duration interval, long deadline) throws InterruptedException {
         while (!done && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(120)) {
@@ -149,14 +184,16 @@ public final class LockTorture {
     }
 
     /**
-     * One simulated person: one session at a time with two tabs, and what it believes it holds. Every call is
-     * written down with its instants and answer ({@link TortureChecker.Observations}); a call that throws anything
-     * but the contract's refusal is a failure of the run.
+     * One simulated person: one session at a time with two tabs, and what it believes it holds.
+     * Every call is written down with its instants and answer ({@link
+     * TortureChecker.Observations}); a call that throws anything but the contract's refusal is a
+     * failure of the run.
      */
     private final class Client {
         private final Random random;
         private LockOwner owner = newOwner();
         private final Map<LockKey, Lock> held = new HashMap<>();
+
         /** Tokens this session held before on a key: a stale tab presents one. */
         private final Map<LockKey, Long> earlier = new HashMap<>();
 
@@ -169,7 +206,8 @@ public final class LockTorture {
         }
 
         void run(long deadline) {
-            while (System.nanoTime() < deadline && operations.incrementAndGet() <= plan.operations()) {
+            while (System.nanoTime() < deadline
+                    && operations.incrementAndGet() <= plan.operations()) {
                 try {
                     step();
                 } catch (RuntimeException e) {
@@ -187,11 +225,14 @@ public final class LockTorture {
         }
 
         /**
-         * A lock change inside a transaction of its own (as a screen's service calls it) or, as often, outside any
-         * (as the API calls it: autocommitted, the way the method's {@code @Transactional(SUPPORTS)} runs it then).
+         * A lock change inside a transaction of its own (as a screen's service calls it) or, as
+         * often, outside any (as the API calls it: autocommitted, the way the method's
+         * {@code @Transactional(SUPPORTS)} runs it then).
          */
         private <T> T either(String method, LockStore.Work<T> work) {
-            return random.nextBoolean() ? store.inTransaction(work) : store.asDeclared(method, work);
+            return random.nextBoolean()
+                    ? store.inTransaction(work)
+                    : store.asDeclared(method, work);
         }
 
         private LockKey anyKey() {
@@ -219,14 +260,29 @@ public final class LockTorture {
                 count(Op.RELEASE_TAB);
                 String view = tab();
                 Instant before = Instant.now();
-                List<LockKey> gone = either("releaseView", () -> locks.releaseView(owner.ownerId(), view));
-                seen.ended(TortureChecker.Kind.RELEASE_VIEW, owner.ownerId(), view, before, Instant.now(), gone);
-                List.copyOf(held.values()).stream().filter(l -> view.equals(l.view())).forEach(this::forget);
+                List<LockKey> gone =
+                        either("releaseView", () -> locks.releaseView(owner.ownerId(), view));
+                seen.ended(
+                        TortureChecker.Kind.RELEASE_VIEW,
+                        owner.ownerId(),
+                        view,
+                        before,
+                        Instant.now(),
+                        gone);
+                List.copyOf(held.values()).stream()
+                        .filter(l -> view.equals(l.view()))
+                        .forEach(this::forget);
             } else if (dice < 660) {
                 count(Op.END_SESSION);
                 Instant before = Instant.now();
                 List<LockKey> gone = either("releaseAll", () -> locks.releaseAll(owner.ownerId()));
-                seen.ended(TortureChecker.Kind.RELEASE_ALL, owner.ownerId(), null, before, Instant.now(), gone);
+                seen.ended(
+                        TortureChecker.Kind.RELEASE_ALL,
+                        owner.ownerId(),
+                        null,
+                        before,
+                        Instant.now(),
+                        gone);
                 held.clear();
                 earlier.clear();
                 owner = newOwner();
@@ -234,7 +290,8 @@ public final class LockTorture {
                 count(Op.FORCE_RELEASE);
                 LockKey key = anyKey();
                 Instant before = Instant.now();
-                List<Lock> gone = either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
+                List<Lock> gone =
+                        either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
                 seen.forced(key, before, Instant.now(), gone);
             } else if (dice < 980) {
                 save(random.nextInt(10) == 0);
@@ -244,11 +301,16 @@ public final class LockTorture {
                 store.asDeclared("sweepExpired", locks::sweepExpired);
                 seen.swept(before, Instant.now());
             } else {
-                count(Op.PAUSE); // stops beating for a while: its leases lapse; back, it presses Save in every tab
-                LockStore.unchecked(() -> {
-                    Thread.sleep(plan.lease().toMillis() + random.nextInt((int) plan.lease().toMillis() / 4 + 1));
-                    return null;
-                });
+                count(Op.PAUSE); // stops beating for a while: its leases lapse; back, it
+                // presses Save in every tab
+                LockStore.unchecked(
+                        () -> {
+                            Thread.sleep(
+                                    plan.lease().toMillis()
+                                            + random.nextInt(
+                                                    (int) plan.lease().toMillis() / 4 + 1));
+                            return null;
+                        });
                 for (int tries = held.size(); tries > 0; tries--) {
                     save(false);
                 }
@@ -266,9 +328,17 @@ public final class LockTorture {
             String view = tab();
             Instant before = Instant.now();
             try {
-                List<Lock> granted = either("acquireAll", () -> locks.acquireAll(wanted, mode, owner, view));
-                seen.acquired(owner.ownerId(), view, wanted, mode, before, Instant.now(),
-                        TortureChecker.Outcome.DONE, granted);
+                List<Lock> granted =
+                        either("acquireAll", () -> locks.acquireAll(wanted, mode, owner, view));
+                seen.acquired(
+                        owner.ownerId(),
+                        view,
+                        wanted,
+                        mode,
+                        before,
+                        Instant.now(),
+                        TortureChecker.Outcome.DONE,
+                        granted);
                 count(Op.GRANTED);
                 for (Lock lock : granted) {
                     Lock was = held.put(lock.key(), lock);
@@ -277,8 +347,15 @@ public final class LockTorture {
                     }
                 }
             } catch (LockUnavailableException e) {
-                seen.acquired(owner.ownerId(), view, wanted, mode, before, Instant.now(),
-                        TortureChecker.Outcome.REFUSED, null);
+                seen.acquired(
+                        owner.ownerId(),
+                        view,
+                        wanted,
+                        mode,
+                        before,
+                        Instant.now(),
+                        TortureChecker.Outcome.REFUSED,
+                        null);
                 count(Op.REFUSED);
             }
         }
@@ -288,20 +365,33 @@ public final class LockTorture {
                 return;
             }
             count(Op.RELEASE);
-            Lock lock = held.values().stream().skip(random.nextInt(held.size())).findFirst().orElseThrow();
+            Lock lock =
+                    held.values().stream()
+                            .skip(random.nextInt(held.size()))
+                            .findFirst()
+                            .orElseThrow();
             Instant before = Instant.now();
-            boolean released = either("release", () -> locks.release(lock.key(), owner.ownerId(), lock.view()));
-            seen.releasedCall(owner.ownerId(), lock.key(), lock.view(), before, Instant.now(),
+            boolean released =
+                    either(
+                            "release",
+                            () -> locks.release(lock.key(), owner.ownerId(), lock.view()));
+            seen.releasedCall(
+                    owner.ownerId(),
+                    lock.key(),
+                    lock.view(),
+                    before,
+                    Instant.now(),
                     released ? TortureChecker.Outcome.DONE : TortureChecker.Outcome.REFUSED);
             forget(lock);
         }
 
         /**
-         * A save under the lock: the fencing check and the write in one transaction. A stale tab presents a token
-         * this session held on the key before; it must be refused.
+         * A save under the lock: the fencing check and the write in one transaction. A stale tab
+         * presents a token this session held on the key before; it must be refused.
          */
         private void save(boolean stale) {
-            List<Lock> writable = held.values().stream().filter(l -> l.mode() == LockMode.WRITE).toList();
+            List<Lock> writable =
+                    held.values().stream().filter(l -> l.mode() == LockMode.WRITE).toList();
             if (writable.isEmpty()) {
                 return;
             }
@@ -321,26 +411,36 @@ public final class LockTorture {
             }
             long token = presented;
             Instant before = Instant.now();
-            try { // judged at: the transaction's start, when verify (its first statement) ran; written at: the write
-                Instant[] at = store.inTransaction(() -> {
-                    locks.verify(lock.key(), owner.ownerId(), token);
-                    try (Connection c = store.getConnection(); PreparedStatement ps = c.prepareStatement(
-                            "insert into torture_save (resource_key, fencing_token, owner_id, saved_at)"
-                                    + " values (?, ?, ?, transaction_timestamp()) returning saved_at,"
-                                    + " clock_timestamp()")) {
-                        ps.setString(1, lock.key().toString());
-                        ps.setLong(2, token);
-                        ps.setString(3, owner.ownerId());
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            return new Instant[] {rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant()};
-                        }
-                    }
-                });
-                seen.saveCall(owner.ownerId(), lock.key(), token, before, Instant.now(), at[0], at[1]);
+            try { // judged at: the transaction's start, when verify (its first statement) ran;
+                // written at: the write
+                Instant[] at =
+                        store.inTransaction(
+                                () -> {
+                                    locks.verify(lock.key(), owner.ownerId(), token);
+                                    try (Connection c = store.getConnection();
+                                            PreparedStatement ps =
+                                                    c.prepareStatement(
+                                                            "insert into torture_save (resource_key, fencing_token, owner_id, saved_at)"
+                                                                    + " values (?, ?, ?, transaction_timestamp()) returning saved_at,"
+                                                                    + " clock_timestamp()")) {
+                                        ps.setString(1, lock.key().toString());
+                                        ps.setLong(2, token);
+                                        ps.setString(3, owner.ownerId());
+                                        try (ResultSet rs = ps.executeQuery()) {
+                                            rs.next();
+                                            return new Instant[] {
+                                                rs.getTimestamp(1).toInstant(),
+                                                rs.getTimestamp(2).toInstant()
+                                            };
+                                        }
+                                    }
+                                });
+                seen.saveCall(
+                        owner.ownerId(), lock.key(), token, before, Instant.now(), at[0], at[1]);
                 count(Op.SAVE_ACCEPTED);
             } catch (LockNotHeldException e) {
-                seen.saveCall(owner.ownerId(), lock.key(), token, before, Instant.now(), null, null);
+                seen.saveCall(
+                        owner.ownerId(), lock.key(), token, before, Instant.now(), null, null);
                 count(Op.SAVE_REFUSED);
                 if (!stale) {
                     forget(lock);
@@ -351,36 +451,69 @@ public final class LockTorture {
 
     /** The long form: {@code mvn -Ptorture -Dtorture.operations=1000000 [-Dtorture.clients=16]}. */
     public static void main(String[] args) throws Exception {
-        Plan plan = new Plan(Integer.getInteger("torture.clients", 16), 5,
-                Long.getLong("torture.operations", 1_000_000), Duration.ofMinutes(Long.getLong("torture.minutes", 60)),
-                Duration.ofMillis(Long.getLong("torture.leaseMillis", 200)), Long.getLong("torture.seed",
-                        System.currentTimeMillis()));
+        Plan plan =
+                new Plan(
+                        Integer.getInteger("torture.clients", 16),
+                        5,
+                        Long.getLong("torture.operations", 1_000_000),
+                        Duration.ofMinutes(Long.getLong("torture.minutes", 60)),
+                        Duration.ofMillis(Long.getLong("torture.leaseMillis", 200)),
+                        Long.getLong("torture.seed", System.currentTimeMillis()));
         try (EmbeddedDatabase db = EmbeddedDatabase.throwAway()) {
             Result result = new LockTorture(LockStore.on(db), plan).run();
             System.out.println(describe(plan, result));
-            System.exit(result.report().violations().isEmpty() && result.unexpectedFailures() == 0 ? 0 : 1);
+            System.exit(
+                    result.report().violations().isEmpty() && result.unexpectedFailures() == 0
+                            ? 0
+                            : 1);
         }
     }
 
     /** A Markdown summary of a run. */
     public static String describe(Plan plan, Result r) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("%nLock store torture: %d clients, %d aggregates (%d keys), lease %d ms, seed %d%n%n",
-                plan.clients(), plan.aggregates(), plan.aggregates() * 10, plan.lease().toMillis(), plan.seed()));
-        out.append(String.format("| operations | took | ops/s | grants | refusals | saves accepted | saves refused |"
-                + " expired (audited) | violations | unexpected failures |%n|---:|---:|---:|---:|---:|---:|---:|---:|"
-                + "---:|---:|%n"));
-        out.append(String.format("| %,d | %d s | %,.0f | %,d | %,d | %,d | %,d | %,d | %d | %d |%n", r.operations(),
-                r.took().toSeconds(), r.operations() / Math.max(0.001, r.took().toMillis() / 1000.0),
-                r.counts().get(Op.GRANTED), r.counts().get(Op.REFUSED), r.counts().get(Op.SAVE_ACCEPTED),
-                r.counts().get(Op.SAVE_REFUSED), r.report().expired(), r.report().violations().size(),
-                r.unexpectedFailures()));
-        out.append(String.format("%nChecked: %,d calls, %,d locks (tokens), %,d accepted saves (%,d stale-tab saves"
-                + " tried), %,d audit rows replayed and each matched to its call (%,d), %,d locks left at the end;"
-                + " worst expiry %d ms after the lease ran out.%n", r.report().callsJudged(), r.report().tokens(),
-                r.report().saves(), r.counts().get(Op.STALE_SAVE), r.report().events(), r.report().rowsMatched(),
-                r.report().finalLocks(), r.report().worstExpiryDelay().toMillis()));
-        r.report().violations().stream().limit(20).forEach(v -> out.append("VIOLATION: ").append(v).append('\n'));
+        out.append(
+                String.format(
+                        "%nLock store torture: %d clients, %d aggregates (%d keys), lease %d ms, seed %d%n%n",
+                        plan.clients(),
+                        plan.aggregates(),
+                        plan.aggregates() * 10,
+                        plan.lease().toMillis(),
+                        plan.seed()));
+        out.append(
+                String.format(
+                        "| operations | took | ops/s | grants | refusals | saves accepted | saves refused |"
+                                + " expired (audited) | violations | unexpected failures |%n|---:|---:|---:|---:|---:|---:|---:|---:|"
+                                + "---:|---:|%n"));
+        out.append(
+                String.format(
+                        "| %,d | %d s | %,.0f | %,d | %,d | %,d | %,d | %,d | %d | %d |%n",
+                        r.operations(),
+                        r.took().toSeconds(),
+                        r.operations() / Math.max(0.001, r.took().toMillis() / 1000.0),
+                        r.counts().get(Op.GRANTED),
+                        r.counts().get(Op.REFUSED),
+                        r.counts().get(Op.SAVE_ACCEPTED),
+                        r.counts().get(Op.SAVE_REFUSED),
+                        r.report().expired(),
+                        r.report().violations().size(),
+                        r.unexpectedFailures()));
+        out.append(
+                String.format(
+                        "%nChecked: %,d calls, %,d locks (tokens), %,d accepted saves (%,d stale-tab saves"
+                                + " tried), %,d audit rows replayed and each matched to its call (%,d), %,d locks left at the end;"
+                                + " worst expiry %d ms after the lease ran out.%n",
+                        r.report().callsJudged(),
+                        r.report().tokens(),
+                        r.report().saves(),
+                        r.counts().get(Op.STALE_SAVE),
+                        r.report().events(),
+                        r.report().rowsMatched(),
+                        r.report().finalLocks(),
+                        r.report().worstExpiryDelay().toMillis()));
+        r.report().violations().stream()
+                .limit(20)
+                .forEach(v -> out.append("VIOLATION: ").append(v).append('\n'));
         r.failures().forEach(f -> out.append("FAILURE: ").append(f).append('\n'));
         return out.toString();
     }

@@ -25,41 +25,50 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 
 /**
- * The torture's judge. It reads every audit row the store wrote for the torture's keys and judges each one against
- * what the clients did — which call, by which session and tab, between which instants — and it judges every lock in
- * the history, whether or not a client ever saw its grant (an answer may be lost). What it takes from the store is
- * only what no client can know: that a row was written, when (the database's clock), and with which token and mode.
- * Owner, tab and aggregate come from the client side (the call that made the row, the catalogue).
+ * The torture's judge. It reads every audit row the store wrote for the torture's keys and judges
+ * each one against what the clients did — which call, by which session and tab, between which
+ * instants — and it judges every lock in the history, whether or not a client ever saw its grant
+ * (an answer may be lost). What it takes from the store is only what no client can know: that a row
+ * was written, when (the database's clock), and with which token and mode. Owner, tab and aggregate
+ * come from the client side (the call that made the row, the catalogue).
  *
  * <p>The rules, each with a detection test in {@code TortureCheckerTest}:
- * <ol>
- * <li><b>history</b> — replaying the rows (grants add, ends remove) never ends what is not live, never grants a
- * token twice, and leaves exactly the rows in {@code app_lock};</li>
- * <li><b>grants</b> — every grant row lies inside an acquire call of the same session naming that key that was not
- * refused; every grant a client was told of is in the history inside its call, with its start inside the call;</li>
- * <li><b>conflicts</b> — no two locks of different sessions on the same key, or on an aggregate and anything inside
- * it, one of them WRITE, live at the same instant (a lock is live from its grant row to its end row: a lapsed row
- * still blocks until it is deleted);</li>
- * <li><b>ends</b> — {@code RELEASED} inside a release call of the owner on that key (and told so);
- * {@code VIEW_CLOSED} inside a tab release of the owner for the tab that held it; {@code SESSION_ENDED} inside the
- * owner's session end; {@code FORCE_RELEASED} inside an admin's force release of that key (and every lock the admin
- * was told of ended so); {@code EXPIRED} inside a sweep or a clean-up of that aggregate, never before the lease the
- * holder last extended and never later than the sweep bound after it; {@code RENEWED_AFTER_LAPSE} inside a
- * heartbeat of the owner for that tab;</li>
- * <li><b>heartbeats</b> — a heartbeat renews no more locks than the beating tab (or session) could hold then;</li>
- * <li><b>saves</b> — an accepted save presented a token that was live, WRITE, its session's, on that key, and
- * within its lease when the save was judged, and still there when the save wrote (its row is locked until the
- * commit); a refused save had a reason: its token was gone, READ, or possibly past its lease;</li>
- * <li><b>refusals</b> — every {@code DENIED} row lies inside a refused call of that session naming that key, and a
- * refusal had a conflicting lock of another session live during the call;</li>
- * <li><b>left</b> — a lock a screen left (Done, Save) has ended by the end of the call.</li>
- * </ol>
- * A checker built {@linkplain #TortureChecker(Observations, List, Function, Duration, long) on calls} judges every
- * row (a row no call explains is a violation). The cluster torture still reports grants rather than calls; for it the
- * rows no call explains are judged by the other rules only ({@link Observations#granted}).
  *
- * <p>Times are the database's clock for rows ({@code clock_timestamp()}, written after the row's change) and the
- * JVM's clock for calls (same machine, same clock).
+ * <ol>
+ *   <li><b>history</b> — replaying the rows (grants add, ends remove) never ends what is not live,
+ *       never grants a token twice, and leaves exactly the rows in {@code app_lock};
+ *   <li><b>grants</b> — every grant row lies inside an acquire call of the same session naming that
+ *       key that was not refused; every grant a client was told of is in the history inside its
+ *       call, with its start inside the call;
+ *   <li><b>conflicts</b> — no two locks of different sessions on the same key, or on an aggregate
+ *       and anything inside it, one of them WRITE, live at the same instant (a lock is live from
+ *       its grant row to its end row: a lapsed row still blocks until it is deleted);
+ *   <li><b>ends</b> — {@code RELEASED} inside a release call of the owner on that key (and told
+ *       so); {@code VIEW_CLOSED} inside a tab release of the owner for the tab that held it; {@code
+ *       SESSION_ENDED} inside the owner's session end; {@code FORCE_RELEASED} inside an admin's
+ *       force release of that key (and every lock the admin was told of ended so); {@code EXPIRED}
+ *       inside a sweep or a clean-up of that aggregate, never before the lease the holder last
+ *       extended and never later than the sweep bound after it; {@code RENEWED_AFTER_LAPSE} inside
+ *       a heartbeat of the owner for that tab;
+ *   <li><b>heartbeats</b> — a heartbeat renews no more locks than the beating tab (or session)
+ *       could hold then;
+ *   <li><b>saves</b> — an accepted save presented a token that was live, WRITE, its session's, on
+ *       that key, and within its lease when the save was judged, and still there when the save
+ *       wrote (its row is locked until the commit); a refused save had a reason: its token was
+ *       gone, READ, or possibly past its lease;
+ *   <li><b>refusals</b> — every {@code DENIED} row lies inside a refused call of that session
+ *       naming that key, and a refusal had a conflicting lock of another session live during the
+ *       call;
+ *   <li><b>left</b> — a lock a screen left (Done, Save) has ended by the end of the call.
+ * </ol>
+ *
+ * A checker built {@linkplain #TortureChecker(Observations, List, Function, Duration, long) on
+ * calls} judges every row (a row no call explains is a violation). The cluster torture still
+ * reports grants rather than calls; for it the rows no call explains are judged by the other rules
+ * only ({@link Observations#granted}).
+ *
+ * <p>Times are the database's clock for rows ({@code clock_timestamp()}, written after the row's
+ * change) and the JVM's clock for calls (same machine, same clock).
  */
 public final class TortureChecker {
 
@@ -67,14 +76,22 @@ public final class TortureChecker {
     static final Duration SLACK = Duration.ofMillis(2);
 
     /**
-     * A heartbeat that ended this shortly before a lock's end row may have come after the deletion took the row: it
-     * is not counted as certainly extending the lease when judging an early expiry.
+     * A heartbeat that ended this shortly before a lock's end row may have come after the deletion
+     * took the row: it is not counted as certainly extending the lease when judging an early
+     * expiry.
      */
     static final Duration UNCERTAIN = Duration.ofMillis(50);
 
     /** What a call did, as its client saw it. */
     public enum Kind {
-        ACQUIRE, RENEW, RELEASE, RELEASE_VIEW, RELEASE_ALL, FORCE_RELEASE, SWEEP, SAVE
+        ACQUIRE,
+        RENEW,
+        RELEASE,
+        RELEASE_VIEW,
+        RELEASE_ALL,
+        FORCE_RELEASE,
+        SWEEP,
+        SAVE
     }
 
     /** How a call ended for its client. */
@@ -88,13 +105,24 @@ public final class TortureChecker {
     }
 
     /**
-     * One call. {@code tokens}: those granted (acquire), released (force release) or presented (save); {@code count}:
-     * locks renewed or released, -1 when unknown; {@code judgedAt}/{@code writtenAt}: a save's database times.
+     * One call. {@code tokens}: those granted (acquire), released (force release) or presented
+     * (save); {@code count}: locks renewed or released, -1 when unknown; {@code judgedAt}/{@code
+     * writtenAt}: a save's database times.
      */
-    public record Call(Kind kind, String owner, String view, List<LockKey> keys, LockMode mode, Instant before,
-            Instant after, Outcome outcome, List<Lock> locks, List<Long> tokens, int count, Instant judgedAt,
-            Instant writtenAt) {
-    }
+    public record Call(
+            Kind kind,
+            String owner,
+            String view,
+            List<LockKey> keys,
+            LockMode mode,
+            Instant before,
+            Instant after,
+            Outcome outcome,
+            List<Lock> locks,
+            List<Long> tokens,
+            int count,
+            Instant judgedAt,
+            Instant writtenAt) {}
 
     /** What the clients did; thread-safe. */
     public static final class Observations {
@@ -112,53 +140,168 @@ public final class TortureChecker {
             }
         }
 
-        public void acquired(String owner, String view, Collection<LockKey> keys, LockMode mode, Instant before,
-                Instant after, Outcome outcome, List<Lock> granted) {
-            call(new Call(Kind.ACQUIRE, owner, view, List.copyOf(keys), mode, before, after, outcome,
-                    granted == null ? List.of() : List.copyOf(granted), List.of(), -1, null, null));
+        public void acquired(
+                String owner,
+                String view,
+                Collection<LockKey> keys,
+                LockMode mode,
+                Instant before,
+                Instant after,
+                Outcome outcome,
+                List<Lock> granted) {
+            call(
+                    new Call(
+                            Kind.ACQUIRE,
+                            owner,
+                            view,
+                            List.copyOf(keys),
+                            mode,
+                            before,
+                            after,
+                            outcome,
+                            granted == null ? List.of() : List.copyOf(granted),
+                            List.of(),
+                            -1,
+                            null,
+                            null));
         }
 
-        public void renewedCall(String owner, String view, Instant before, Instant after, int count) {
-            call(new Call(Kind.RENEW, owner, view, List.of(), null, before, after, Outcome.DONE, List.of(), List.of(),
-                    count, null, null));
+        public void renewedCall(
+                String owner, String view, Instant before, Instant after, int count) {
+            call(
+                    new Call(
+                            Kind.RENEW,
+                            owner,
+                            view,
+                            List.of(),
+                            null,
+                            before,
+                            after,
+                            Outcome.DONE,
+                            List.of(),
+                            List.of(),
+                            count,
+                            null,
+                            null));
         }
 
-        public void releasedCall(String owner, LockKey key, String view, Instant before, Instant after,
+        public void releasedCall(
+                String owner,
+                LockKey key,
+                String view,
+                Instant before,
+                Instant after,
                 Outcome outcome) {
-            call(new Call(Kind.RELEASE, owner, view, List.of(key), null, before, after, outcome, List.of(), List.of(),
-                    -1, null, null));
+            call(
+                    new Call(
+                            Kind.RELEASE,
+                            owner,
+                            view,
+                            List.of(key),
+                            null,
+                            before,
+                            after,
+                            outcome,
+                            List.of(),
+                            List.of(),
+                            -1,
+                            null,
+                            null));
         }
 
-        public void ended(Kind kind, String owner, String view, Instant before, Instant after,
+        public void ended(
+                Kind kind,
+                String owner,
+                String view,
+                Instant before,
+                Instant after,
                 List<LockKey> released) {
-            call(new Call(kind, owner, view, released == null ? List.of() : List.copyOf(released), null, before,
-                    after, released == null ? Outcome.UNKNOWN : Outcome.DONE, List.of(), List.of(),
-                    released == null ? -1 : released.size(), null, null));
+            call(
+                    new Call(
+                            kind,
+                            owner,
+                            view,
+                            released == null ? List.of() : List.copyOf(released),
+                            null,
+                            before,
+                            after,
+                            released == null ? Outcome.UNKNOWN : Outcome.DONE,
+                            List.of(),
+                            List.of(),
+                            released == null ? -1 : released.size(),
+                            null,
+                            null));
         }
 
         public void forced(LockKey key, Instant before, Instant after, List<Lock> released) {
-            call(new Call(Kind.FORCE_RELEASE, null, null, List.of(key), null, before, after,
-                    released == null ? Outcome.UNKNOWN : Outcome.DONE, List.of(),
-                    released == null ? List.of() : released.stream().map(Lock::fencingToken).toList(), -1, null,
-                    null));
+            call(
+                    new Call(
+                            Kind.FORCE_RELEASE,
+                            null,
+                            null,
+                            List.of(key),
+                            null,
+                            before,
+                            after,
+                            released == null ? Outcome.UNKNOWN : Outcome.DONE,
+                            List.of(),
+                            released == null
+                                    ? List.of()
+                                    : released.stream().map(Lock::fencingToken).toList(),
+                            -1,
+                            null,
+                            null));
         }
 
         public void swept(Instant before, Instant after) {
-            call(new Call(Kind.SWEEP, null, null, List.of(), null, before, after, Outcome.DONE, List.of(), List.of(),
-                    -1, null, null));
+            call(
+                    new Call(
+                            Kind.SWEEP,
+                            null,
+                            null,
+                            List.of(),
+                            null,
+                            before,
+                            after,
+                            Outcome.DONE,
+                            List.of(),
+                            List.of(),
+                            -1,
+                            null,
+                            null));
         }
 
         /** A save presenting {@code token}; accepted when {@code judgedAt} is set. */
-        public void saveCall(String owner, LockKey key, long token, Instant before, Instant after, Instant judgedAt,
+        public void saveCall(
+                String owner,
+                LockKey key,
+                long token,
+                Instant before,
+                Instant after,
+                Instant judgedAt,
                 Instant writtenAt) {
-            call(new Call(Kind.SAVE, owner, null, List.of(key), null, before, after,
-                    judgedAt == null ? Outcome.REFUSED : Outcome.DONE, List.of(), List.of(token), -1, judgedAt,
-                    writtenAt));
+            call(
+                    new Call(
+                            Kind.SAVE,
+                            owner,
+                            null,
+                            List.of(key),
+                            null,
+                            before,
+                            after,
+                            judgedAt == null ? Outcome.REFUSED : Outcome.DONE,
+                            List.of(),
+                            List.of(token),
+                            -1,
+                            judgedAt,
+                            writtenAt));
         }
 
         /** A grant a client saw, without its call (the cluster torture). */
         public void granted(Lock lock) {
-            grants.computeIfAbsent(lock.fencingToken(), t -> Collections.synchronizedList(new ArrayList<>()))
+            grants.computeIfAbsent(
+                            lock.fencingToken(),
+                            t -> Collections.synchronizedList(new ArrayList<>()))
                     .add(lock);
         }
 
@@ -176,8 +319,9 @@ public final class TortureChecker {
         }
 
         /**
-         * The client left the lock and was told only that it no longer holds it — a screen's Done or Save, which
-         * release what the tab still holds and say the same whether an admin or the lease ended it a moment before.
+         * The client left the lock and was told only that it no longer holds it — a screen's Done
+         * or Save, which release what the tab still holds and say the same whether an admin or the
+         * lease ended it a moment before.
          */
         public void left(long token, Instant before, Instant after) {
             left.put(token, new Instant[] {before, after});
@@ -190,14 +334,30 @@ public final class TortureChecker {
     }
 
     /** The verdict. */
-    public record Report(long tokens, long saves, long events, long finalLocks, long expired, List<String> violations,
-            Duration worstExpiryDelay, long callsJudged, long rowsMatched) {
-    }
+    public record Report(
+            long tokens,
+            long saves,
+            long events,
+            long finalLocks,
+            long expired,
+            List<String> violations,
+            Duration worstExpiryDelay,
+            long callsJudged,
+            long rowsMatched) {}
 
-    private record Event(long id, Instant at, String type, LockKey key, LockMode mode, String owner, Long token) {
-    }
+    private record Event(
+            long id,
+            Instant at,
+            String type,
+            LockKey key,
+            LockMode mode,
+            String owner,
+            Long token) {}
 
-    /** One grant row of a lock (its first, a re-grant, a revival) with the call that made it, if known. */
+    /**
+     * One grant row of a lock (its first, a re-grant, a revival) with the call that made it, if
+     * known.
+     */
     private record Stage(Event event, Call call) {
         String view() {
             return call == null ? null : call.view();
@@ -213,7 +373,11 @@ public final class TortureChecker {
         final Instant from;
         final List<Stage> stages = new ArrayList<>();
         Event end;
-        /** The call that ended it, when known: its row is visible to others until that call's commit. */
+
+        /**
+         * The call that ended it, when known: its row is visible to others until that call's
+         * commit.
+         */
         Call endCall;
 
         Life(long token, LockKey key, LockKey aggregate, String owner, Instant from) {
@@ -229,8 +393,9 @@ public final class TortureChecker {
         }
 
         /**
-         * Until when others may still have seen its row: the end row's instant is when it was deleted, but a delete
-         * inside a transaction shows only at the commit, by the end of the call that made it.
+         * Until when others may still have seen its row: the end row's instant is when it was
+         * deleted, but a delete inside a transaction shows only at the commit, by the end of the
+         * call that made it.
          */
         Instant seenUntil() {
             return endCall == null || endCall.after().isBefore(to()) ? to() : endCall.after();
@@ -256,12 +421,16 @@ public final class TortureChecker {
             return views;
         }
 
-        /** The tab that certainly held it at {@code t}: set by a call that ended before, with no re-grant since. */
+        /**
+         * The tab that certainly held it at {@code t}: set by a call that ended before, with no
+         * re-grant since.
+         */
         String certainViewAt(Instant t) {
             String view = null;
             for (Stage s : stages) {
-                if (s.call() == null || !s.event().type().equals("ACQUIRED") && !s.event().type()
-                        .equals("REACQUIRED")) {
+                if (s.call() == null
+                        || !s.event().type().equals("ACQUIRED")
+                                && !s.event().type().equals("REACQUIRED")) {
                     continue;
                 }
                 if (s.call().after().isBefore(t)) {
@@ -275,8 +444,7 @@ public final class TortureChecker {
     }
 
     /** One stretch of a lock's life in one mode. */
-    private record Segment(Life life, LockMode mode, Instant from, Instant to) {
-    }
+    private record Segment(Life life, LockMode mode, Instant from, Instant to) {}
 
     private final Observations seen;
     private final Set<String> keys = new HashSet<>();
@@ -297,14 +465,26 @@ public final class TortureChecker {
     private final Map<String, List<Life>> livesByOwner = new HashMap<>();
 
     /** A checker of calls: every row must be explained by one. */
-    public TortureChecker(Observations seen, List<LockKey> keys, Function<LockKey, LockKey> aggregateOf,
-            Duration lease, long mark) {
+    public TortureChecker(
+            Observations seen,
+            List<LockKey> keys,
+            Function<LockKey, LockKey> aggregateOf,
+            Duration lease,
+            long mark) {
         this(seen, keys, aggregateOf, lease, mark, true);
     }
 
-    /** A checker of the grants clients saw (the cluster torture): rows without a call are judged, not required. */
-    public TortureChecker(Observations seen, List<LockKey> keys, Function<LockKey, LockKey> aggregateOf,
-            Duration lease, long mark, boolean everyRowHasACall) {
+    /**
+     * A checker of the grants clients saw (the cluster torture): rows without a call are judged,
+     * not required.
+     */
+    public TortureChecker(
+            Observations seen,
+            List<LockKey> keys,
+            Function<LockKey, LockKey> aggregateOf,
+            Duration lease,
+            long mark,
+            boolean everyRowHasACall) {
         this.seen = seen;
         keys.forEach(k -> this.keys.add(k.toString()));
         this.aggregateOf = aggregateOf;
@@ -314,8 +494,9 @@ public final class TortureChecker {
     }
 
     /**
-     * Also checks that no lock outlived its lease by more than {@code bound} (the sweep interval and its slack): an
-     * EXPIRED row later than that after the latest the lease can have run to is a ghost.
+     * Also checks that no lock outlived its lease by more than {@code bound} (the sweep interval
+     * and its slack): an EXPIRED row later than that after the latest the lease can have run to is
+     * a ghost.
      */
     public TortureChecker expiresWithin(Duration bound) {
         this.sweepBound = bound;
@@ -334,12 +515,23 @@ public final class TortureChecker {
         checkLegacyObservations();
         checkNoConflicts();
         long expired = history.stream().filter(e -> e.type().equals("EXPIRED")).count();
-        long saves = seen.calls.stream().filter(k -> k.kind() == Kind.SAVE && k.outcome() == Outcome.DONE).count()
-                + seen.saves.size();
+        long saves =
+                seen.calls.stream()
+                                .filter(k -> k.kind() == Kind.SAVE && k.outcome() == Outcome.DONE)
+                                .count()
+                        + seen.saves.size();
         Set<Long> tokens = new HashSet<>(lives.keySet());
         tokens.addAll(seen.grants.keySet());
-        return new Report(tokens.size(), saves, history.size(), finalRows.size(), expired, List.copyOf(violations),
-                worstExpiryDelay, seen.calls.size(), rowsMatched);
+        return new Report(
+                tokens.size(),
+                saves,
+                history.size(),
+                finalRows.size(),
+                expired,
+                List.copyOf(violations),
+                worstExpiryDelay,
+                seen.calls.size(),
+                rowsMatched);
     }
 
     private void violation(String format, Object... args) {
@@ -352,12 +544,21 @@ public final class TortureChecker {
                 byOwner.computeIfAbsent(call.owner(), o -> new ArrayList<>()).add(call);
             }
             switch (call.kind()) {
-                case FORCE_RELEASE -> forcesByKey.computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
-                        .add(call);
+                case FORCE_RELEASE ->
+                        forcesByKey
+                                .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
+                                .add(call);
                 case SWEEP -> sweeps.add(call);
-                case ACQUIRE -> call.keys().stream().map(aggregateOf).distinct()
-                        .forEach(a -> acquiresByAggregate.computeIfAbsent(a, k -> new ArrayList<>()).add(call));
-                default -> { }
+                case ACQUIRE ->
+                        call.keys().stream()
+                                .map(aggregateOf)
+                                .distinct()
+                                .forEach(
+                                        a ->
+                                                acquiresByAggregate
+                                                        .computeIfAbsent(a, k -> new ArrayList<>())
+                                                        .add(call));
+                default -> {}
             }
         }
         Comparator<Call> byStart = Comparator.comparing(Call::before);
@@ -367,7 +568,10 @@ public final class TortureChecker {
         sweeps.sort(byStart);
     }
 
-    /** The calls of {@code calls} (sorted by start) whose window holds {@code at}, give or take the slack. */
+    /**
+     * The calls of {@code calls} (sorted by start) whose window holds {@code at}, give or take the
+     * slack.
+     */
     private static List<Call> around(List<Call> calls, Instant at) {
         if (calls == null || calls.isEmpty()) {
             return List.of();
@@ -385,7 +589,9 @@ public final class TortureChecker {
         }
         List<Call> found = new ArrayList<>();
         Instant earliest = at.minus(SLACK);
-        for (int i = lo - 1; i >= 0 && i >= lo - 400; i--) { // calls last well under 400 starts of one list
+        for (int i = lo - 1;
+                i >= 0 && i >= lo - 400;
+                i--) { // calls last well under 400 starts of one list
             Call call = calls.get(i);
             if (!call.after().isBefore(earliest)) {
                 found.add(call);
@@ -408,16 +614,24 @@ public final class TortureChecker {
 
     private List<Event> history(Connection c) throws SQLException {
         List<Event> events = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("select id, occurred_at, event_type, resource_key, mode,"
-                + " owner_id, fencing_token from lock_event where id > ? order by id")) {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "select id, occurred_at, event_type, resource_key, mode,"
+                                + " owner_id, fencing_token from lock_event where id > ? order by id")) {
             ps.setLong(1, mark);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     if (keys.contains(rs.getString(4))) {
                         String mode = rs.getString(5);
-                        events.add(new Event(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
-                                LockKey.parse(rs.getString(4)), mode == null ? null : LockMode.valueOf(mode),
-                                rs.getString(6), rs.getObject(7, Long.class)));
+                        events.add(
+                                new Event(
+                                        rs.getLong(1),
+                                        rs.getTimestamp(2).toInstant(),
+                                        rs.getString(3),
+                                        LockKey.parse(rs.getString(4)),
+                                        mode == null ? null : LockMode.valueOf(mode),
+                                        rs.getString(6),
+                                        rs.getObject(7, Long.class)));
                     }
                 }
             }
@@ -428,11 +642,20 @@ public final class TortureChecker {
     /** The rows left in app_lock for the torture's keys, as {@code key|owner|mode|token}. */
     private Set<String> finalLocks(Connection c) throws SQLException {
         Set<String> rows = new TreeSet<>();
-        try (ResultSet rs = c.createStatement().executeQuery(
-                "select resource_key, owner_id, mode, fencing_token from app_lock")) {
+        try (ResultSet rs =
+                c.createStatement()
+                        .executeQuery(
+                                "select resource_key, owner_id, mode, fencing_token from app_lock")) {
             while (rs.next()) {
                 if (keys.contains(rs.getString(1))) {
-                    rows.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|" + rs.getLong(4));
+                    rows.add(
+                            rs.getString(1)
+                                    + "|"
+                                    + rs.getString(2)
+                                    + "|"
+                                    + rs.getString(3)
+                                    + "|"
+                                    + rs.getLong(4));
                 }
             }
         }
@@ -444,13 +667,19 @@ public final class TortureChecker {
         Set<Long> ended = new HashSet<>();
         for (Event e : history) {
             switch (e.type()) {
-                case "DENIED" -> { }
+                case "DENIED" -> {}
                 case "ACQUIRED" -> {
                     if (lives.containsKey(e.token())) {
                         violation("history: token %d granted twice", e.token());
                         continue;
                     }
-                    Life life = new Life(e.token(), e.key(), aggregateOf.apply(e.key()), e.owner(), e.at());
+                    Life life =
+                            new Life(
+                                    e.token(),
+                                    e.key(),
+                                    aggregateOf.apply(e.key()),
+                                    e.owner(),
+                                    e.at());
                     life.stages.add(new Stage(e, null));
                     lives.put(e.token(), life);
                     livesByOwner.computeIfAbsent(e.owner(), o -> new ArrayList<>()).add(life);
@@ -458,10 +687,12 @@ public final class TortureChecker {
                 case "REACQUIRED", "RENEWED_AFTER_LAPSE" -> {
                     Life life = lives.get(e.token());
                     if (life == null || life.end != null) {
-                        violation("history: %s of token %d, which is not held", e.type(), e.token());
+                        violation(
+                                "history: %s of token %d, which is not held", e.type(), e.token());
                     } else if (!life.owner.equals(e.owner()) || !life.key.equals(e.key())) {
-                        violation("history: %s of token %d names %s of %s, granted as %s of %s", e.type(), e.token(),
-                                e.key(), e.owner(), life.key, life.owner);
+                        violation(
+                                "history: %s of token %d names %s of %s, granted as %s of %s",
+                                e.type(), e.token(), e.key(), e.owner(), life.key, life.owner);
                     } else {
                         life.stages.add(new Stage(e, null));
                     }
@@ -469,7 +700,8 @@ public final class TortureChecker {
                 default -> {
                     Life life = e.token() == null ? null : lives.get(e.token());
                     if (life == null || life.end != null || !ended.add(e.token())) {
-                        violation("history: %s of token %s on %s, which was never granted or already ended",
+                        violation(
+                                "history: %s of token %s on %s, which was never granted or already ended",
                                 e.type(), e.token(), e.key());
                     } else {
                         life.end = e;
@@ -478,15 +710,26 @@ public final class TortureChecker {
             }
         }
         Set<String> replayed = new TreeSet<>();
-        lives.values().stream().filter(l -> l.end == null).forEach(l -> replayed.add(l.key + "|" + l.owner + "|"
-                + l.modeAt(Instant.MAX) + "|" + l.token));
+        lives.values().stream()
+                .filter(l -> l.end == null)
+                .forEach(
+                        l ->
+                                replayed.add(
+                                        l.key
+                                                + "|"
+                                                + l.owner
+                                                + "|"
+                                                + l.modeAt(Instant.MAX)
+                                                + "|"
+                                                + l.token));
         if (!replayed.equals(finalRows)) {
             Set<String> missing = new TreeSet<>(replayed);
             missing.removeAll(finalRows);
             Set<String> extra = new TreeSet<>(finalRows);
             extra.removeAll(replayed);
-            violation("replaying the history does not give app_lock: replay only %s, app_lock only %s", missing,
-                    extra);
+            violation(
+                    "replaying the history does not give app_lock: replay only %s, app_lock only %s",
+                    missing, extra);
         }
     }
 
@@ -495,27 +738,89 @@ public final class TortureChecker {
         Life life = e.token() == null ? null : lives.get(e.token());
         switch (e.type()) {
             case "ACQUIRED", "REACQUIRED" -> judgeGrant(e, life);
-            case "RENEWED_AFTER_LAPSE" -> matched(e, byOwner(e.owner()).stream().filter(c -> c.kind() == Kind.RENEW
-                    && (c.view() == null || life != null && life.views().contains(c.view()))), "a heartbeat of %s",
-                    e.owner());
-            case "DENIED" -> matched(e, byOwner(e.owner()).stream().filter(c -> c.kind() == Kind.ACQUIRE
-                    && c.outcome() != Outcome.DONE && c.keys().contains(e.key())), "a refused acquire by %s",
-                    e.owner());
-            case "RELEASED" -> endedBy(life, e, byOwner(e.owner()).stream().filter(c -> c.kind() == Kind.RELEASE
-                    && c.keys().get(0).equals(e.key()) && c.outcome() != Outcome.REFUSED
-                    && (c.view() == null || life != null && life.views().contains(c.view()))),
-                    "a release of %s by its owner %s", e.key(), e.owner());
-            case "VIEW_CLOSED" -> endedBy(life, e, byOwner(e.owner()).stream().filter(c -> c.kind() == Kind.RELEASE_VIEW
-                    && life != null && c.view().equals(viewAt(life, e.at()))), "a release of the tab that held it"
-                    + " (%s) by %s", life == null ? null : viewAt(life, e.at()), e.owner());
-            case "SESSION_ENDED" -> endedBy(life, e, byOwner(e.owner()).stream().filter(c -> c.kind()
-                    == Kind.RELEASE_ALL), "the end of session %s", e.owner());
-            case "FORCE_RELEASED" -> endedBy(life, e, around(forcesByKey.get(e.key()), e.at()).stream(),
-                    "an admin's force release of %s", e.key());
+            case "RENEWED_AFTER_LAPSE" ->
+                    matched(
+                            e,
+                            byOwner(e.owner()).stream()
+                                    .filter(
+                                            c ->
+                                                    c.kind() == Kind.RENEW
+                                                            && (c.view() == null
+                                                                    || life != null
+                                                                            && life.views()
+                                                                                    .contains(
+                                                                                            c
+                                                                                                    .view()))),
+                            "a heartbeat of %s",
+                            e.owner());
+            case "DENIED" ->
+                    matched(
+                            e,
+                            byOwner(e.owner()).stream()
+                                    .filter(
+                                            c ->
+                                                    c.kind() == Kind.ACQUIRE
+                                                            && c.outcome() != Outcome.DONE
+                                                            && c.keys().contains(e.key())),
+                            "a refused acquire by %s",
+                            e.owner());
+            case "RELEASED" ->
+                    endedBy(
+                            life,
+                            e,
+                            byOwner(e.owner()).stream()
+                                    .filter(
+                                            c ->
+                                                    c.kind() == Kind.RELEASE
+                                                            && c.keys().get(0).equals(e.key())
+                                                            && c.outcome() != Outcome.REFUSED
+                                                            && (c.view() == null
+                                                                    || life != null
+                                                                            && life.views()
+                                                                                    .contains(
+                                                                                            c
+                                                                                                    .view()))),
+                            "a release of %s by its owner %s",
+                            e.key(),
+                            e.owner());
+            case "VIEW_CLOSED" ->
+                    endedBy(
+                            life,
+                            e,
+                            byOwner(e.owner()).stream()
+                                    .filter(
+                                            c ->
+                                                    c.kind() == Kind.RELEASE_VIEW
+                                                            && life != null
+                                                            && c.view()
+                                                                    .equals(viewAt(life, e.at()))),
+                            "a release of the tab that held it" + " (%s) by %s",
+                            life == null ? null : viewAt(life, e.at()),
+                            e.owner());
+            case "SESSION_ENDED" ->
+                    endedBy(
+                            life,
+                            e,
+                            byOwner(e.owner()).stream().filter(c -> c.kind() == Kind.RELEASE_ALL),
+                            "the end of session %s",
+                            e.owner());
+            case "FORCE_RELEASED" ->
+                    endedBy(
+                            life,
+                            e,
+                            around(forcesByKey.get(e.key()), e.at()).stream(),
+                            "an admin's force release of %s",
+                            e.key());
             case "EXPIRED" -> {
-                endedBy(life, e, java.util.stream.Stream.concat(around(sweeps, e.at()).stream(),
-                        around(acquiresByAggregate.get(aggregateOf.apply(e.key())), e.at()).stream()),
-                        "a sweep or a clean-up of %s", aggregateOf.apply(e.key()));
+                endedBy(
+                        life,
+                        e,
+                        java.util.stream.Stream.concat(
+                                around(sweeps, e.at()).stream(),
+                                around(acquiresByAggregate.get(aggregateOf.apply(e.key())), e.at())
+                                        .stream()),
+                        "a sweep or a clean-up of %s",
+                        aggregateOf.apply(e.key()));
                 if (life != null) {
                     judgeExpiry(e, life);
                 }
@@ -528,18 +833,27 @@ public final class TortureChecker {
         return byOwner.getOrDefault(owner, List.of());
     }
 
-    /** The tab that held {@code life} at {@code at}: the one its latest grant row before then was made for. */
+    /**
+     * The tab that held {@code life} at {@code at}: the one its latest grant row before then was
+     * made for.
+     */
     private static String viewAt(Life life, Instant at) {
         String view = null;
         for (Stage s : life.stages) {
-            if (!s.event().at().isAfter(at) && s.call() != null && !s.event().type().equals("RENEWED_AFTER_LAPSE")) {
+            if (!s.event().at().isAfter(at)
+                    && s.call() != null
+                    && !s.event().type().equals("RENEWED_AFTER_LAPSE")) {
                 view = s.view();
             }
         }
         return view;
     }
 
-    private void endedBy(Life life, Event e, java.util.stream.Stream<Call> candidates, String what,
+    private void endedBy(
+            Life life,
+            Event e,
+            java.util.stream.Stream<Call> candidates,
+            String what,
             Object... args) {
         Call call = matched(e, candidates, what, args);
         if (life != null && life.end == e) {
@@ -548,35 +862,66 @@ public final class TortureChecker {
     }
 
     /** A row some call explains: one of {@code candidates} whose window holds the row's time. */
-    private Call matched(Event e, java.util.stream.Stream<Call> candidates, String what, Object... args) {
-        // Of two calls one after the other, the row's instant can lie within the slack of both: the call whose
-        // window holds it exactly wins, then the nearer one; a grant goes first to the call that answered its token.
-        Call call = candidates.filter(c -> inside(e.at(), c.before(), c.after()))
-                .min(Comparator.comparing((Call c) -> e.token() == null || c.locks().stream()
-                        .noneMatch(l -> l.fencingToken() == e.token())).thenComparing(c -> outside(e.at(), c)))
-                .orElse(null);
+    private Call matched(
+            Event e, java.util.stream.Stream<Call> candidates, String what, Object... args) {
+        // Of two calls one after the other, the row's instant can lie within the slack of both: the
+        // call whose
+        // window holds it exactly wins, then the nearer one; a grant goes first to the call that
+        // answered its token.
+        Call call =
+                candidates
+                        .filter(c -> inside(e.at(), c.before(), c.after()))
+                        .min(
+                                Comparator.comparing(
+                                                (Call c) ->
+                                                        e.token() == null
+                                                                || c.locks().stream()
+                                                                        .noneMatch(
+                                                                                l ->
+                                                                                        l
+                                                                                                        .fencingToken()
+                                                                                                == e
+                                                                                                        .token()))
+                                        .thenComparing(c -> outside(e.at(), c)))
+                        .orElse(null);
         if (call != null) {
             rowsMatched++;
         } else if (everyRowHasACall) {
-            violation("row %d (%s of token %s on %s at %s) lies inside no call of %s", e.id(), e.type(), e.token(),
-                    e.key(), e.at(), String.format(what, args));
+            violation(
+                    "row %d (%s of token %s on %s at %s) lies inside no call of %s",
+                    e.id(), e.type(), e.token(), e.key(), e.at(), String.format(what, args));
         }
         return call;
     }
 
     private void judgeGrant(Event e, Life life) {
-        Call call = matched(e, byOwner(e.owner()).stream().filter(c -> c.kind() == Kind.ACQUIRE
-                && c.keys().contains(e.key())), "an acquire of %s by %s", e.key(), e.owner());
+        Call call =
+                matched(
+                        e,
+                        byOwner(e.owner()).stream()
+                                .filter(
+                                        c ->
+                                                c.kind() == Kind.ACQUIRE
+                                                        && c.keys().contains(e.key())),
+                        "an acquire of %s by %s",
+                        e.key(),
+                        e.owner());
         if (call == null || life == null) {
             return;
         }
         life.stages.replaceAll(s -> s.event().id() == e.id() ? new Stage(e, call) : s);
         if (call.outcome() == Outcome.REFUSED) {
-            violation("token %d: granted by row %d at %s inside a call the client was told was refused", e.token(),
-                    e.id(), e.at());
+            violation(
+                    "token %d: granted by row %d at %s inside a call the client was told was refused",
+                    e.token(), e.id(), e.at());
         }
-        if (call.outcome() == Outcome.DONE && call.locks().stream().noneMatch(l -> l.fencingToken() == e.token())) {
-            violation("token %d: granted by row %d at %s, but the call answered %s", e.token(), e.id(), e.at(),
+        if (call.outcome() == Outcome.DONE
+                && call.locks().stream().noneMatch(l -> l.fencingToken() == e.token())) {
+            violation(
+                    "token %d: granted by row %d at %s, but the call answered %s",
+                    e.token(),
+                    e.id(),
+                    e.at(),
                     call.locks().stream().map(Lock::fencingToken).toList());
         }
         if (call.mode() == LockMode.WRITE && e.mode() != LockMode.WRITE) {
@@ -584,12 +929,19 @@ public final class TortureChecker {
         }
     }
 
-    /** Rule 4 for EXPIRED: never before the lease ran out, never later than the sweep bound after. */
+    /**
+     * Rule 4 for EXPIRED: never before the lease ran out, never later than the sweep bound after.
+     */
     private void judgeExpiry(Event e, Life life) {
         Instant earliest = leaseAtLeast(life, e.at());
         if (earliest != null && e.at().isBefore(earliest.minus(SLACK))) {
-            violation("token %d of %s expired at %s, %d ms before its lease ran out (%s at the earliest)", life.token,
-                    life.key, e.at(), Duration.between(e.at(), earliest).toMillis(), earliest);
+            violation(
+                    "token %d of %s expired at %s, %d ms before its lease ran out (%s at the earliest)",
+                    life.token,
+                    life.key,
+                    e.at(),
+                    Duration.between(e.at(), earliest).toMillis(),
+                    earliest);
         }
         if (sweepBound != null) {
             Instant latest = leaseAtMost(life, e.at());
@@ -598,21 +950,34 @@ public final class TortureChecker {
                 worstExpiryDelay = delay;
             }
             if (delay.compareTo(sweepBound) > 0) {
-                violation("token %d of %s lapsed at %s (at the latest) but was removed only at %s: a ghost for %d ms",
+                violation(
+                        "token %d of %s lapsed at %s (at the latest) but was removed only at %s: a ghost for %d ms",
                         life.token, life.key, latest, e.at(), delay.toMillis());
             }
         }
     }
 
-    /** The heartbeats that may have extended {@code life}: the owner's, for all its tabs or one the lock was in. */
+    /**
+     * The heartbeats that may have extended {@code life}: the owner's, for all its tabs or one the
+     * lock was in.
+     */
     private List<Call> beats(Life life) {
         Set<String> views = life.views();
-        return byOwner(life.owner).stream().filter(c -> c.kind() == Kind.RENEW && c.count() != 0
-                && (c.view() == null || views.contains(c.view()))
-                && c.after().isAfter(life.from.minus(SLACK)) && c.before().isBefore(life.to())).toList();
+        return byOwner(life.owner).stream()
+                .filter(
+                        c ->
+                                c.kind() == Kind.RENEW
+                                        && c.count() != 0
+                                        && (c.view() == null || views.contains(c.view()))
+                                        && c.after().isAfter(life.from.minus(SLACK))
+                                        && c.before().isBefore(life.to()))
+                .toList();
     }
 
-    /** The latest the lease can have run to at {@code at}, from the calls that extended it (or the grants seen). */
+    /**
+     * The latest the lease can have run to at {@code at}, from the calls that extended it (or the
+     * grants seen).
+     */
     private Instant leaseAtMost(Life life, Instant at) {
         Instant bound = Instant.MIN;
         for (Stage s : life.stages) {
@@ -631,7 +996,8 @@ public final class TortureChecker {
                 bound = beat.after().plus(lease);
             }
         }
-        for (Instant[] beat : seen.renewals.getOrDefault(life.owner, new ConcurrentLinkedQueue<>())) {
+        for (Instant[] beat :
+                seen.renewals.getOrDefault(life.owner, new ConcurrentLinkedQueue<>())) {
             if (!beat[0].isAfter(at) && beat[1].plus(lease).isAfter(bound)) {
                 bound = beat[1].plus(lease);
             }
@@ -640,9 +1006,10 @@ public final class TortureChecker {
     }
 
     /**
-     * The earliest the lease can have run to when the lock ended at {@code end}, from the calls that certainly
-     * extended it: its grants' calls, and heartbeats of its tab (or session) that started after the tab took it and
-     * ended well before the end. {@code null} when no call is known (the cluster torture's grants).
+     * The earliest the lease can have run to when the lock ended at {@code end}, from the calls
+     * that certainly extended it: its grants' calls, and heartbeats of its tab (or session) that
+     * started after the tab took it and ended well before the end. {@code null} when no call is
+     * known (the cluster torture's grants).
      */
     private Instant leaseAtLeast(Life life, Instant end) {
         Instant bound = null;
@@ -656,11 +1023,16 @@ public final class TortureChecker {
             return null;
         }
         for (Call beat : beats(life)) {
-            if (beat.count() > 0 && beat.after().isBefore(end.minus(UNCERTAIN)) && beat.before().isAfter(life.from)) {
+            if (beat.count() > 0
+                    && beat.after().isBefore(end.minus(UNCERTAIN))
+                    && beat.before().isAfter(life.from)) {
                 String view = life.certainViewAt(beat.before());
-                boolean certain = view != null && life.certainViewAt(beat.after()) != null
-                        && (beat.view() == null || beat.view().equals(view) && view.equals(life.certainViewAt(
-                                beat.after())));
+                boolean certain =
+                        view != null
+                                && life.certainViewAt(beat.after()) != null
+                                && (beat.view() == null
+                                        || beat.view().equals(view)
+                                                && view.equals(life.certainViewAt(beat.after())));
                 Instant from = beat.before().plus(lease);
                 if (certain && from.isAfter(bound)) {
                     bound = from;
@@ -673,23 +1045,36 @@ public final class TortureChecker {
     /** Rules 2, 4, 5, 6 and 7 from the calls' side. */
     private void checkCalls() {
         Map<Long, List<Event>> rowsOf = new HashMap<>();
-        lives.values().forEach(l -> {
-            l.stages.forEach(s -> rowsOf.computeIfAbsent(l.token, t -> new ArrayList<>()).add(s.event()));
-            if (l.end != null) {
-                rowsOf.get(l.token).add(l.end);
-            }
-        });
+        lives.values()
+                .forEach(
+                        l -> {
+                            l.stages.forEach(
+                                    s ->
+                                            rowsOf.computeIfAbsent(l.token, t -> new ArrayList<>())
+                                                    .add(s.event()));
+                            if (l.end != null) {
+                                rowsOf.get(l.token).add(l.end);
+                            }
+                        });
         for (Call call : seen.calls) {
             switch (call.kind()) {
                 case ACQUIRE -> checkAcquire(call, rowsOf);
                 case RELEASE -> {
                     if (call.outcome() == Outcome.DONE) {
-                        boolean found = livesByOwner.getOrDefault(call.owner(), List.of()).stream()
-                                .anyMatch(l -> l.key.equals(call.keys().get(0)) && l.end != null
-                                        && l.end.type().equals("RELEASED")
-                                        && inside(l.end.at(), call.before(), call.after()));
+                        boolean found =
+                                livesByOwner.getOrDefault(call.owner(), List.of()).stream()
+                                        .anyMatch(
+                                                l ->
+                                                        l.key.equals(call.keys().get(0))
+                                                                && l.end != null
+                                                                && l.end.type().equals("RELEASED")
+                                                                && inside(
+                                                                        l.end.at(),
+                                                                        call.before(),
+                                                                        call.after()));
                         if (!found) {
-                            violation("%s was told it released %s at %s–%s; the history has no RELEASED row then",
+                            violation(
+                                    "%s was told it released %s at %s–%s; the history has no RELEASED row then",
                                     call.owner(), call.keys().get(0), call.before(), call.after());
                         }
                     }
@@ -697,17 +1082,24 @@ public final class TortureChecker {
                 case FORCE_RELEASE -> {
                     for (long token : call.tokens()) {
                         Life life = lives.get(token);
-                        if (life == null || life.end == null || !life.end.type().equals("FORCE_RELEASED")
+                        if (life == null
+                                || life.end == null
+                                || !life.end.type().equals("FORCE_RELEASED")
                                 || !inside(life.end.at(), call.before(), call.after())) {
-                            violation("the admin was told token %d was force-released at %s–%s; the history says %s",
-                                    token, call.before(), call.after(), life == null || life.end == null ? "nothing"
+                            violation(
+                                    "the admin was told token %d was force-released at %s–%s; the history says %s",
+                                    token,
+                                    call.before(),
+                                    call.after(),
+                                    life == null || life.end == null
+                                            ? "nothing"
                                             : life.end.type() + " at " + life.end.at());
                         }
                     }
                 }
                 case RENEW -> checkRenewal(call);
                 case SAVE -> checkSave(call);
-                default -> { }
+                default -> {}
             }
         }
     }
@@ -715,31 +1107,68 @@ public final class TortureChecker {
     private void checkAcquire(Call call, Map<Long, List<Event>> rowsOf) {
         if (call.outcome() == Outcome.DONE) {
             for (Lock lock : call.locks()) {
-                boolean inCall = rowsOf.getOrDefault(lock.fencingToken(), List.of()).stream()
-                        .anyMatch(e -> (e.type().equals("ACQUIRED") || e.type().equals("REACQUIRED"))
-                                && inside(e.at(), call.before(), call.after()));
+                boolean inCall =
+                        rowsOf.getOrDefault(lock.fencingToken(), List.of()).stream()
+                                .anyMatch(
+                                        e ->
+                                                (e.type().equals("ACQUIRED")
+                                                                || e.type().equals("REACQUIRED"))
+                                                        && inside(
+                                                                e.at(),
+                                                                call.before(),
+                                                                call.after()));
                 if (!inCall) {
-                    violation("token %d was granted to %s at %s–%s, the history has no grant of it then",
+                    violation(
+                            "token %d was granted to %s at %s–%s, the history has no grant of it then",
                             lock.fencingToken(), call.owner(), call.before(), call.after());
                 }
                 Life life = lives.get(lock.fencingToken());
-                if (life != null && life.stages.get(0).call() == call
+                if (life != null
+                        && life.stages.get(0).call() == call
                         && !inside(lock.acquiredAt(), call.before(), call.after())) {
-                    violation("token %d: the client was told it started at %s, outside its call %s–%s",
+                    violation(
+                            "token %d: the client was told it started at %s, outside its call %s–%s",
                             lock.fencingToken(), lock.acquiredAt(), call.before(), call.after());
                 }
                 if (!lock.ownerId().equals(call.owner()) || !call.keys().contains(lock.key())) {
-                    violation("token %d: %s asked for %s and was given %s of %s", lock.fencingToken(), call.owner(),
-                            call.keys(), lock.key(), lock.ownerId());
+                    violation(
+                            "token %d: %s asked for %s and was given %s of %s",
+                            lock.fencingToken(),
+                            call.owner(),
+                            call.keys(),
+                            lock.key(),
+                            lock.ownerId());
                 }
             }
         } else if (call.outcome() == Outcome.REFUSED) {
-            boolean blocked = call.keys().stream().anyMatch(key -> seenDuring(aggregateOf.apply(key), call.before(),
-                    call.after()).stream().anyMatch(other -> !other.owner.equals(call.owner())
-                            && overlapping(other.key, key, other.aggregate)
-                            && (other.modeAt(call.after()) == LockMode.WRITE || call.mode() == LockMode.WRITE)));
+            boolean blocked =
+                    call.keys().stream()
+                            .anyMatch(
+                                    key ->
+                                            seenDuring(
+                                                            aggregateOf.apply(key),
+                                                            call.before(),
+                                                            call.after())
+                                                    .stream()
+                                                    .anyMatch(
+                                                            other ->
+                                                                    !other.owner.equals(
+                                                                                    call.owner())
+                                                                            && overlapping(
+                                                                                    other.key,
+                                                                                    key,
+                                                                                    other.aggregate)
+                                                                            && (other.modeAt(
+                                                                                                    call
+                                                                                                            .after())
+                                                                                            == LockMode
+                                                                                                    .WRITE
+                                                                                    || call.mode()
+                                                                                            == LockMode
+                                                                                                    .WRITE)));
             if (!blocked) {
-                violation("%s was refused %s %s at %s–%s with no conflicting lock of another session live then",
+                violation(
+                        "%s was refused %s %s at %s–%s with no conflicting lock of another session live then",
                         call.owner(), call.mode(), call.keys(), call.before(), call.after());
             }
         }
@@ -747,6 +1176,7 @@ public final class TortureChecker {
 
     /** Each aggregate's lives by start, with the latest {@link Life#seenUntil} of each prefix. */
     private Map<LockKey, List<Life>> byAggregate;
+
     private Map<LockKey, Instant[]> seenUntilOfPrefix;
 
     /** The lives in {@code aggregate} that others may have seen at some instant between the two. */
@@ -754,18 +1184,24 @@ public final class TortureChecker {
         if (byAggregate == null) {
             byAggregate = new HashMap<>();
             seenUntilOfPrefix = new HashMap<>();
-            lives.values().forEach(l -> byAggregate.computeIfAbsent(l.aggregate, a -> new ArrayList<>()).add(l));
-            byAggregate.forEach((a, inOne) -> {
-                inOne.sort(Comparator.comparing(l -> l.from));
-                Instant[] prefix = new Instant[inOne.size()];
-                Instant latest = Instant.MIN;
-                for (int i = 0; i < prefix.length; i++) {
-                    Instant until = inOne.get(i).seenUntil();
-                    latest = until.isAfter(latest) ? until : latest;
-                    prefix[i] = latest;
-                }
-                seenUntilOfPrefix.put(a, prefix);
-            });
+            lives.values()
+                    .forEach(
+                            l ->
+                                    byAggregate
+                                            .computeIfAbsent(l.aggregate, a -> new ArrayList<>())
+                                            .add(l));
+            byAggregate.forEach(
+                    (a, inOne) -> {
+                        inOne.sort(Comparator.comparing(l -> l.from));
+                        Instant[] prefix = new Instant[inOne.size()];
+                        Instant latest = Instant.MIN;
+                        for (int i = 0; i < prefix.length; i++) {
+                            Instant until = inOne.get(i).seenUntil();
+                            latest = until.isAfter(latest) ? until : latest;
+                            prefix[i] = latest;
+                        }
+                        seenUntilOfPrefix.put(a, prefix);
+                    });
         }
         List<Life> inOne = byAggregate.getOrDefault(aggregate, List.of());
         Instant[] prefix = seenUntilOfPrefix.get(aggregate);
@@ -799,14 +1235,24 @@ public final class TortureChecker {
         if (call.count() < 0) {
             return;
         }
-        long possible = livesByOwner.getOrDefault(call.owner(), List.of()).stream()
-                .filter(l -> l.from.isBefore(call.after().plus(SLACK)) && l.to().isAfter(call.before().minus(SLACK)))
-                .filter(l -> call.view() == null || l.views().contains(call.view()))
-                .count();
+        long possible =
+                livesByOwner.getOrDefault(call.owner(), List.of()).stream()
+                        .filter(
+                                l ->
+                                        l.from.isBefore(call.after().plus(SLACK))
+                                                && l.to().isAfter(call.before().minus(SLACK)))
+                        .filter(l -> call.view() == null || l.views().contains(call.view()))
+                        .count();
         if (call.count() > possible) {
-            violation("a heartbeat of %s (tab %s) at %s–%s renewed %d locks; that %s held at most %d then",
-                    call.owner(), call.view(), call.before(), call.after(), call.count(),
-                    call.view() == null ? "session" : "tab", possible);
+            violation(
+                    "a heartbeat of %s (tab %s) at %s–%s renewed %d locks; that %s held at most %d then",
+                    call.owner(),
+                    call.view(),
+                    call.before(),
+                    call.after(),
+                    call.count(),
+                    call.view() == null ? "session" : "tab",
+                    possible);
         }
     }
 
@@ -818,94 +1264,135 @@ public final class TortureChecker {
         if (call.outcome() == Outcome.DONE) {
             Instant at = call.judgedAt();
             if (life == null || !life.liveAt(at)) {
-                violation("save at %s accepted on token %d of %s, which was not live then%s", at, token, key,
-                        life == null ? " (never granted)" : " (" + life.from + "–" + life.to() + ")");
+                violation(
+                        "save at %s accepted on token %d of %s, which was not live then%s",
+                        at,
+                        token,
+                        key,
+                        life == null
+                                ? " (never granted)"
+                                : " (" + life.from + "–" + life.to() + ")");
             } else if (!life.owner.equals(call.owner()) || !life.key.equals(key)) {
-                violation("save at %s accepted on token %d presented by %s for %s; the token is %s's lock on %s", at,
-                        token, call.owner(), key, life.owner, life.key);
+                violation(
+                        "save at %s accepted on token %d presented by %s for %s; the token is %s's lock on %s",
+                        at, token, call.owner(), key, life.owner, life.key);
             } else if (life.modeAt(at) != LockMode.WRITE) {
-                violation("save at %s accepted on token %d of %s, held for reading only", at, token, key);
+                violation(
+                        "save at %s accepted on token %d of %s, held for reading only",
+                        at, token, key);
             } else if (at.isAfter(leaseAtMost(life, at).plus(SLACK))) {
-                violation("save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)", at,
-                        token, key, leaseAtMost(life, at));
-            } else if (call.writtenAt() != null && !life.to().isAfter(call.writtenAt().minus(SLACK))) {
-                violation("save on token %d of %s wrote at %s, after its lock ended (%s at %s)", token, key,
-                        call.writtenAt(), life.end.type(), life.end.at());
+                violation(
+                        "save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)",
+                        at, token, key, leaseAtMost(life, at));
+            } else if (call.writtenAt() != null
+                    && !life.to().isAfter(call.writtenAt().minus(SLACK))) {
+                violation(
+                        "save on token %d of %s wrote at %s, after its lock ended (%s at %s)",
+                        token, key, call.writtenAt(), life.end.type(), life.end.at());
             }
-        } else if (call.outcome() == Outcome.REFUSED && life != null && life.owner.equals(call.owner())
-                && life.key.equals(key) && life.liveAt(call.before().minus(SLACK))
-                && life.liveAt(call.after().plus(SLACK)) && life.modeAt(call.before()) == LockMode.WRITE) {
+        } else if (call.outcome() == Outcome.REFUSED
+                && life != null
+                && life.owner.equals(call.owner())
+                && life.key.equals(key)
+                && life.liveAt(call.before().minus(SLACK))
+                && life.liveAt(call.after().plus(SLACK))
+                && life.modeAt(call.before()) == LockMode.WRITE) {
             Instant earliest = leaseAtLeast(life, call.after());
             if (earliest != null && earliest.isAfter(call.after().plus(SLACK))) {
-                violation("save of %s on token %d refused at %s–%s, while the lock was live, WRITE and in its lease"
-                        + " (until %s at the earliest)", key, token, call.before(), call.after(), earliest);
+                violation(
+                        "save of %s on token %d refused at %s–%s, while the lock was live, WRITE and in its lease"
+                                + " (until %s at the earliest)",
+                        key, token, call.before(), call.after(), earliest);
             }
         }
     }
 
-    /** The cluster torture's observations: grants, releases, screens' leaves and saves seen without calls. */
+    /**
+     * The cluster torture's observations: grants, releases, screens' leaves and saves seen without
+     * calls.
+     */
     private void checkLegacyObservations() {
-        seen.grants.forEach((token, told) -> {
-            if (!lives.containsKey(token)) {
-                violation("token %d was granted to a client but its grant is not in the history", token);
-            }
-        });
-        seen.releases.forEach((token, call) -> {
-            Life life = lives.get(token);
-            Event end = life == null ? null : life.end;
-            if (end == null || !end.type().equals("RELEASED")) {
-                violation("token %d: the client was told it released it, the history says %s", token,
-                        end == null ? "nothing" : end.type());
-            } else if (!inside(end.at(), call[0], call[1])) {
-                violation("token %d: released at %s by the history, outside the client's call %s–%s", token,
-                        end.at(), call[0], call[1]);
-            }
-        });
-        seen.left.forEach((token, call) -> {
-            Life life = lives.get(token);
-            Event end = life == null ? null : life.end;
-            if (end == null) {
-                violation("token %d: the client left it, the history has no end for it", token);
-            } else if (end.at().isAfter(call[1].plus(SLACK))) {
-                violation("token %d: the client left it by %s, the history ends it later (%s, %s)", token, call[1],
-                        end.type(), end.at());
-            } else if (end.type().equals("RELEASED") && end.at().isBefore(call[0].minus(SLACK))) {
-                violation("token %d: released at %s by the history, before the client left it at %s–%s", token,
-                        end.at(), call[0], call[1]);
-            }
-        });
+        seen.grants.forEach(
+                (token, told) -> {
+                    if (!lives.containsKey(token)) {
+                        violation(
+                                "token %d was granted to a client but its grant is not in the history",
+                                token);
+                    }
+                });
+        seen.releases.forEach(
+                (token, call) -> {
+                    Life life = lives.get(token);
+                    Event end = life == null ? null : life.end;
+                    if (end == null || !end.type().equals("RELEASED")) {
+                        violation(
+                                "token %d: the client was told it released it, the history says %s",
+                                token, end == null ? "nothing" : end.type());
+                    } else if (!inside(end.at(), call[0], call[1])) {
+                        violation(
+                                "token %d: released at %s by the history, outside the client's call %s–%s",
+                                token, end.at(), call[0], call[1]);
+                    }
+                });
+        seen.left.forEach(
+                (token, call) -> {
+                    Life life = lives.get(token);
+                    Event end = life == null ? null : life.end;
+                    if (end == null) {
+                        violation(
+                                "token %d: the client left it, the history has no end for it",
+                                token);
+                    } else if (end.at().isAfter(call[1].plus(SLACK))) {
+                        violation(
+                                "token %d: the client left it by %s, the history ends it later (%s, %s)",
+                                token, call[1], end.type(), end.at());
+                    } else if (end.type().equals("RELEASED")
+                            && end.at().isBefore(call[0].minus(SLACK))) {
+                        violation(
+                                "token %d: released at %s by the history, before the client left it at %s–%s",
+                                token, end.at(), call[0], call[1]);
+                    }
+                });
         for (Object[] save : seen.saves) {
             Lock lock = (Lock) save[0];
             Instant at = (Instant) save[1];
             Life life = lives.get(lock.fencingToken());
             if (life == null || !life.liveAt(at)) {
-                violation("save at %s accepted on token %d of %s, which was not live then", at, lock.fencingToken(),
-                        lock.key());
+                violation(
+                        "save at %s accepted on token %d of %s, which was not live then",
+                        at, lock.fencingToken(), lock.key());
             } else if (life.modeAt(at) != LockMode.WRITE) {
-                violation("save at %s accepted on token %d of %s, held for reading only", at, lock.fencingToken(),
-                        lock.key());
+                violation(
+                        "save at %s accepted on token %d of %s, held for reading only",
+                        at, lock.fencingToken(), lock.key());
             } else if (at.isAfter(leaseAtMost(life, at).plus(SLACK))) {
-                violation("save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)", at,
-                        lock.fencingToken(), lock.key(), leaseAtMost(life, at));
+                violation(
+                        "save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)",
+                        at, lock.fencingToken(), lock.key(), leaseAtMost(life, at));
             }
         }
     }
 
-    /** Rule 3: a sweep over each aggregate's segments in start order, against the ones still live. */
+    /**
+     * Rule 3: a sweep over each aggregate's segments in start order, against the ones still live.
+     */
     private void checkNoConflicts() {
         Map<LockKey, List<Segment>> byAggregate = new HashMap<>();
         for (Life life : lives.values()) {
             LockMode mode = life.stages.get(0).event().mode();
             Instant from = life.from;
             for (Stage s : life.stages) {
-                if (s.event().mode() == LockMode.WRITE && mode != LockMode.WRITE) { // an upgrade by a re-grant
-                    byAggregate.computeIfAbsent(life.aggregate, a -> new ArrayList<>())
+                if (s.event().mode() == LockMode.WRITE
+                        && mode != LockMode.WRITE) { // an upgrade by a re-grant
+                    byAggregate
+                            .computeIfAbsent(life.aggregate, a -> new ArrayList<>())
                             .add(new Segment(life, mode, from, s.event().at()));
                     from = s.event().at();
                     mode = LockMode.WRITE;
                 }
             }
-            byAggregate.computeIfAbsent(life.aggregate, a -> new ArrayList<>())
+            byAggregate
+                    .computeIfAbsent(life.aggregate, a -> new ArrayList<>())
                     .add(new Segment(life, mode, from, life.to()));
         }
         for (List<Segment> inOne : byAggregate.values()) {
@@ -914,13 +1401,27 @@ public final class TortureChecker {
             for (Segment s : inOne) {
                 active.removeIf(a -> !a.to().isAfter(s.from().plus(SLACK)));
                 for (Segment a : active) {
-                    boolean overlapping = overlapping(a.life().key, s.life().key, s.life().aggregate);
+                    boolean overlapping =
+                            overlapping(a.life().key, s.life().key, s.life().aggregate);
                     boolean exclusive = a.mode() == LockMode.WRITE || s.mode() == LockMode.WRITE;
-                    if (overlapping && exclusive && !a.life().owner.equals(s.life().owner)
+                    if (overlapping
+                            && exclusive
+                            && !a.life().owner.equals(s.life().owner)
                             && s.to().isAfter(s.from())) {
-                        violation("two conflicting locks live at once: token %d (%s %s of %s, %s–%s) and token %d"
-                                + " (%s %s of %s, %s–%s)", a.life().token, a.mode(), a.life().key, a.life().owner,
-                                a.from(), a.to(), s.life().token, s.mode(), s.life().key, s.life().owner, s.from(),
+                        violation(
+                                "two conflicting locks live at once: token %d (%s %s of %s, %s–%s) and token %d"
+                                        + " (%s %s of %s, %s–%s)",
+                                a.life().token,
+                                a.mode(),
+                                a.life().key,
+                                a.life().owner,
+                                a.from(),
+                                a.to(),
+                                s.life().token,
+                                s.mode(),
+                                s.life().key,
+                                s.life().owner,
+                                s.from(),
                                 s.to());
                     }
                 }

@@ -17,10 +17,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each rule of {@link TortureChecker} detects what it is there for. Every test writes a made-up history (audit rows
- * at chosen instants, and what the clients did) that is clean, checks that the checker finds nothing, then plants one
- * wrong row or answer and checks that the checker reports exactly that. Times are milliseconds after the test's start;
- * the lease is 1 s and the sweep bound 0.5 s.
+ * Each rule of {@link TortureChecker} detects what it is there for. Every test writes a made-up
+ * history (audit rows at chosen instants, and what the clients did) that is clean, checks that the
+ * checker finds nothing, then plants one wrong row or answer and checks that the checker reports
+ * exactly that. Times are milliseconds after the test's start; the lease is 1 s and the sweep bound
+ * 0.5 s.
  */
 class TortureCheckerTest {
 
@@ -43,22 +44,49 @@ class TortureCheckerTest {
     }
 
     private void row(long at, String type, LockKey on, LockMode mode, String owner, Long token) {
-        store.execute("insert into lock_event (occurred_at, event_type, resource_key, aggregate_key, mode, owner_id,"
-                + " user_login, display_name, fencing_token) values (?, ?, ?, ?, ?, ?, 'u', 'U', ?)",
-                Timestamp.from(t(at)), type, on.toString(), key.toString(), mode == null ? null : mode.name(), owner,
+        store.execute(
+                "insert into lock_event (occurred_at, event_type, resource_key, aggregate_key, mode, owner_id,"
+                        + " user_login, display_name, fencing_token) values (?, ?, ?, ?, ?, ?, 'u', 'U', ?)",
+                Timestamp.from(t(at)),
+                type,
+                on.toString(),
+                key.toString(),
+                mode == null ? null : mode.name(),
+                owner,
                 token);
     }
 
-    private Lock lock(LockKey on, LockMode mode, String owner, String view, long token, long acquiredAt) {
-        return new Lock(on, key, mode, owner, view, "u", "U", t(acquiredAt), t(acquiredAt),
-                t(acquiredAt).plus(LEASE), token);
+    private Lock lock(
+            LockKey on, LockMode mode, String owner, String view, long token, long acquiredAt) {
+        return new Lock(
+                on,
+                key,
+                mode,
+                owner,
+                view,
+                "u",
+                "U",
+                t(acquiredAt),
+                t(acquiredAt),
+                t(acquiredAt).plus(LEASE),
+                token);
     }
 
-    /** A grant to {@code owner} by a call at {@code from}–{@code from + 10}, its row at {@code from + 5}. */
+    /**
+     * A grant to {@code owner} by a call at {@code from}–{@code from + 10}, its row at {@code from
+     * + 5}.
+     */
     private long granted(String owner, LockKey on, LockMode mode, String view, long from) {
         long token = NEXT_TOKEN.incrementAndGet();
         row(from + 5, "ACQUIRED", on, mode, owner, token);
-        seen.acquired(owner, view, List.of(on), mode, t(from), t(from + 10), TortureChecker.Outcome.DONE,
+        seen.acquired(
+                owner,
+                view,
+                List.of(on),
+                mode,
+                t(from),
+                t(from + 10),
+                TortureChecker.Outcome.DONE,
                 List.of(lock(on, mode, owner, view, token, from + 5)));
         return token;
     }
@@ -70,8 +98,15 @@ class TortureCheckerTest {
 
     private List<String> violations() throws Exception {
         try (Connection c = store.separateConnection()) {
-            return new TortureChecker(seen, List.of(key, variables), LockStore.BY_ID::aggregateOf, LEASE, mark)
-                    .expiresWithin(Duration.ofMillis(500)).check(c).violations();
+            return new TortureChecker(
+                            seen,
+                            List.of(key, variables),
+                            LockStore.BY_ID::aggregateOf,
+                            LEASE,
+                            mark)
+                    .expiresWithin(Duration.ofMillis(500))
+                    .check(c)
+                    .violations();
         }
     }
 
@@ -94,15 +129,20 @@ class TortureCheckerTest {
         clean();
         row(950, "RELEASED", key, LockMode.WRITE, sara, 42L);
         seen.releasedCall(sara, key, "tab-1", t(945), t(955), TortureChecker.Outcome.DONE);
-        assertThat(violations()).anyMatch(v -> v.contains("which was never granted or already ended"));
+        assertThat(violations())
+                .anyMatch(v -> v.contains("which was never granted or already ended"));
     }
 
     @Test
     void historyThatDoesNotAddUpToTheRowsLeft() throws Exception {
         clean();
-        store.execute("insert into app_lock (resource_key, aggregate_key, mode, owner_id, user_login, display_name,"
-                + " expires_at, fencing_token) values (?, ?, 'WRITE', ?, 'u', 'U', now() + interval '1 hour', ?)",
-                variables.toString(), key.toString(), omar, NEXT_TOKEN.incrementAndGet());
+        store.execute(
+                "insert into app_lock (resource_key, aggregate_key, mode, owner_id, user_login, display_name,"
+                        + " expires_at, fencing_token) values (?, ?, 'WRITE', ?, 'u', 'U', now() + interval '1 hour', ?)",
+                variables.toString(),
+                key.toString(),
+                omar,
+                NEXT_TOKEN.incrementAndGet());
         try {
             assertOnly("replaying the history does not give app_lock");
         } finally {
@@ -122,10 +162,20 @@ class TortureCheckerTest {
     @Test
     void grantsAClientWasToldOfButTheHistoryLacks() throws Exception {
         clean();
-        seen.acquired(omar, "tab-1", List.of(variables), LockMode.WRITE, t(2000), t(2010),
-                TortureChecker.Outcome.DONE, List.of(lock(variables, LockMode.WRITE, omar, "tab-1", 77, 2005)));
-        assertThat(violations()).anyMatch(v -> v.contains("token 77 was granted to " + omar)
-                && v.contains("the history has no grant of it then"));
+        seen.acquired(
+                omar,
+                "tab-1",
+                List.of(variables),
+                LockMode.WRITE,
+                t(2000),
+                t(2010),
+                TortureChecker.Outcome.DONE,
+                List.of(lock(variables, LockMode.WRITE, omar, "tab-1", 77, 2005)));
+        assertThat(violations())
+                .anyMatch(
+                        v ->
+                                v.contains("token 77 was granted to " + omar)
+                                        && v.contains("the history has no grant of it then"));
     }
 
     @Test
@@ -135,9 +185,17 @@ class TortureCheckerTest {
         row(2005, "ACQUIRED", variables, LockMode.WRITE, omar, token);
         row(2100, "RELEASED", variables, LockMode.WRITE, omar, token);
         seen.releasedCall(omar, variables, null, t(2095), t(2105), TortureChecker.Outcome.DONE);
-        seen.acquired(omar, "tab-1", List.of(variables), LockMode.WRITE, t(2000), t(2010),
-                TortureChecker.Outcome.REFUSED, null);
-        assertThat(violations()).anyMatch(v -> v.contains("inside a call the client was told was refused"));
+        seen.acquired(
+                omar,
+                "tab-1",
+                List.of(variables),
+                LockMode.WRITE,
+                t(2000),
+                t(2010),
+                TortureChecker.Outcome.REFUSED,
+                null);
+        assertThat(violations())
+                .anyMatch(v -> v.contains("inside a call the client was told was refused"));
     }
 
     @Test
@@ -145,8 +203,15 @@ class TortureCheckerTest {
         clean();
         long token = NEXT_TOKEN.incrementAndGet();
         row(2005, "ACQUIRED", variables, LockMode.WRITE, omar, token);
-        seen.acquired(omar, "tab-1", List.of(variables), LockMode.WRITE, t(2000), t(2010),
-                TortureChecker.Outcome.DONE, List.of(lock(variables, LockMode.WRITE, omar, "tab-1", token, 1000)));
+        seen.acquired(
+                omar,
+                "tab-1",
+                List.of(variables),
+                LockMode.WRITE,
+                t(2000),
+                t(2010),
+                TortureChecker.Outcome.DONE,
+                List.of(lock(variables, LockMode.WRITE, omar, "tab-1", token, 1000)));
         released(omar, variables, "tab-1", token, 2100);
         assertOnly("the client was told it started at");
     }
@@ -181,7 +246,14 @@ class TortureCheckerTest {
         long saras = granted(sara, variables, LockMode.READ, "tab-1", 100);
         long omars = granted(omar, variables, LockMode.READ, "tab-1", 120);
         row(305, "REACQUIRED", variables, LockMode.WRITE, sara, saras);
-        seen.acquired(sara, "tab-1", List.of(variables), LockMode.WRITE, t(300), t(310), TortureChecker.Outcome.DONE,
+        seen.acquired(
+                sara,
+                "tab-1",
+                List.of(variables),
+                LockMode.WRITE,
+                t(300),
+                t(310),
+                TortureChecker.Outcome.DONE,
                 List.of(lock(variables, LockMode.WRITE, sara, "tab-1", saras, 100)));
         released(omar, variables, "tab-1", omars, 400);
         released(sara, variables, "tab-1", saras, 500);
@@ -193,7 +265,8 @@ class TortureCheckerTest {
         long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
         row(905, "RELEASED", key, LockMode.WRITE, sara, token);
         seen.forced(key, t(900), t(910), List.of()); // an admin, not Sara, was busy then
-        assertThat(violations()).anyMatch(v -> v.contains("lies inside no call of a release of " + key));
+        assertThat(violations())
+                .anyMatch(v -> v.contains("lies inside no call of a release of " + key));
     }
 
     @Test
@@ -201,7 +274,8 @@ class TortureCheckerTest {
         long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
         seen.releasedCall(sara, key, "tab-1", t(900), t(910), TortureChecker.Outcome.DONE);
         row(905, "FORCE_RELEASED", key, LockMode.WRITE, sara, token);
-        seen.forced(key, t(900), t(910), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
+        seen.forced(
+                key, t(900), t(910), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
         assertOnly("was told it released " + key);
     }
 
@@ -230,16 +304,23 @@ class TortureCheckerTest {
         row(905, "FORCE_RELEASED", key, LockMode.WRITE, sara, token);
         assertOnly("an admin's force release of " + key);
 
-        seen.forced(key, t(900), t(910), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
+        seen.forced(
+                key, t(900), t(910), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
         assertThat(violations()).isEmpty();
 
         long other = granted(sara, variables, LockMode.WRITE, "tab-1", 1000);
         row(1205, "RELEASED", variables, LockMode.WRITE, sara, other);
-        seen.forced(variables, t(1200), t(1210), List.of(lock(variables, LockMode.WRITE, sara, "tab-1", other,
-                1005)));
-        assertThat(violations()).hasSize(2)
-                .anyMatch(v -> v.contains("the admin was told token " + other) && v.contains("the history says"
-                        + " RELEASED"))
+        seen.forced(
+                variables,
+                t(1200),
+                t(1210),
+                List.of(lock(variables, LockMode.WRITE, sara, "tab-1", other, 1005)));
+        assertThat(violations())
+                .hasSize(2)
+                .anyMatch(
+                        v ->
+                                v.contains("the admin was told token " + other)
+                                        && v.contains("the history says" + " RELEASED"))
                 .anyMatch(v -> v.contains("lies inside no call of a release of " + variables));
     }
 
@@ -292,7 +373,14 @@ class TortureCheckerTest {
     void savesOnATokenNoLongerLive() throws Exception {
         long token = clean();
         seen.saveCall(sara, key, token, t(950), t(970), t(955), t(960));
-        assertOnly("save at " + t(955) + " accepted on token " + token + " of " + key + ", which was not live then");
+        assertOnly(
+                "save at "
+                        + t(955)
+                        + " accepted on token "
+                        + token
+                        + " of "
+                        + key
+                        + ", which was not live then");
     }
 
     @Test
@@ -340,11 +428,25 @@ class TortureCheckerTest {
         row(305, "DENIED", key, LockMode.WRITE, omar, null);
         assertOnly("lies inside no call of a refused acquire by " + omar);
 
-        seen.acquired(omar, "tab-1", List.of(key), LockMode.WRITE, t(300), t(310), TortureChecker.Outcome.REFUSED,
+        seen.acquired(
+                omar,
+                "tab-1",
+                List.of(key),
+                LockMode.WRITE,
+                t(300),
+                t(310),
+                TortureChecker.Outcome.REFUSED,
                 null);
         assertThat(violations()).isEmpty();
 
-        seen.acquired(omar, "tab-1", List.of(key), LockMode.WRITE, t(2000), t(2010), TortureChecker.Outcome.REFUSED,
+        seen.acquired(
+                omar,
+                "tab-1",
+                List.of(key),
+                LockMode.WRITE,
+                t(2000),
+                t(2010),
+                TortureChecker.Outcome.REFUSED,
                 null);
         assertOnly("with no conflicting lock of another session live then");
     }
@@ -360,7 +462,8 @@ class TortureCheckerTest {
     void locksAScreenLeftAfterAnAdminReleasedThemAreFine() throws Exception {
         long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
         row(505, "FORCE_RELEASED", key, LockMode.WRITE, sara, token);
-        seen.forced(key, t(500), t(510), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
+        seen.forced(
+                key, t(500), t(510), List.of(lock(key, LockMode.WRITE, sara, "tab-1", token, 105)));
         seen.left(token, t(800), t(850));
         assertThat(violations()).isEmpty();
     }
@@ -370,9 +473,18 @@ class TortureCheckerTest {
         JdbcLockManager locks = store.manager(LEASE);
         LockOwner owner = new LockOwner(sara, "sara", "Sara");
         Instant before = Instant.now();
-        Lock lock = store.asDeclared("acquire", () -> locks.acquire(key, LockMode.WRITE, owner, "tab-1"));
-        seen.acquired(sara, "tab-1", List.of(key), LockMode.WRITE, before, Instant.now(),
-                TortureChecker.Outcome.DONE, List.of(lock));
+        Lock lock =
+                store.asDeclared(
+                        "acquire", () -> locks.acquire(key, LockMode.WRITE, owner, "tab-1"));
+        seen.acquired(
+                sara,
+                "tab-1",
+                List.of(key),
+                LockMode.WRITE,
+                before,
+                Instant.now(),
+                TortureChecker.Outcome.DONE,
+                List.of(lock));
         before = Instant.now();
         int renewed = store.asDeclared("renew", () -> locks.renew(sara, "tab-1"));
         seen.renewedCall(sara, "tab-1", before, Instant.now(), renewed);
@@ -381,8 +493,14 @@ class TortureCheckerTest {
         seen.releasedCall(sara, key, "tab-1", before, Instant.now(), TortureChecker.Outcome.DONE);
 
         try (Connection c = store.separateConnection()) {
-            TortureChecker.Report report = new TortureChecker(seen, List.of(key, variables),
-                    LockStore.BY_ID::aggregateOf, LEASE, mark).check(c);
+            TortureChecker.Report report =
+                    new TortureChecker(
+                                    seen,
+                                    List.of(key, variables),
+                                    LockStore.BY_ID::aggregateOf,
+                                    LEASE,
+                                    mark)
+                            .check(c);
             assertThat(report.violations()).isEmpty();
             assertThat(report.rowsMatched()).isEqualTo(2);
         }
