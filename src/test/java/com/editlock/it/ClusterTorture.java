@@ -112,7 +112,8 @@ final class ClusterTorture {
      * Every call that may grant or revive a lock, whatever it answered: client, gen, key (null: a
      * heartbeat), window.
      */
-    private final ConcurrentLinkedQueue<Object[]> grantingCalls = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<GrantCalls.Call> grantingCalls =
+            new ConcurrentLinkedQueue<>();
 
     ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
         this.cluster = cluster;
@@ -289,27 +290,8 @@ final class ClusterTorture {
      * too). A lock the store made for nobody's call, or for the wrong session, fails.
      */
     private int grantsHaveCalls(Connection c, long mark, List<String> violations) throws Exception {
-        int matched = 0;
         violations.addAll(ownerMismatches);
-        Map<String, String> sessionOf = new HashMap<>(); // owner -> client/gen
-        generationOwners.forEach(
-                (generation, owner) -> {
-                    String other = sessionOf.putIfAbsent(owner, generation);
-                    if (other != null) {
-                        violations.add(
-                                "owner "
-                                        + owner
-                                        + " is both session "
-                                        + other
-                                        + " and "
-                                        + generation);
-                    }
-                });
-        Map<String, List<Object[]>> callsOf = new HashMap<>(); // client/gen -> calls
-        for (Object[] call : grantingCalls) {
-            callsOf.computeIfAbsent(call[0] + "/" + call[1], k -> new ArrayList<>()).add(call);
-        }
-        Duration slack = Duration.ofMillis(2);
+        List<GrantCalls.Row> rows = new ArrayList<>();
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "select id, event_type, resource_key, owner_id, occurred_at "
@@ -319,45 +301,17 @@ final class ClusterTorture {
             ps.setArray(2, c.createArrayOf("text", keys.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String type = rs.getString(2);
-                    String key = rs.getString(3);
-                    Instant at = rs.getTimestamp(5).toInstant();
-                    String session = sessionOf.get(rs.getString(4));
-                    if (session == null) {
-                        violations.add(
-                                String.format(
-                                        "event %d: %s %s at %s for an owner that no client's session "
-                                                + "was ever told of",
-                                        rs.getLong(1), type, key, at));
-                        continue;
-                    }
-                    boolean explained =
-                            callsOf.getOrDefault(session, List.of()).stream()
-                                    .anyMatch(
-                                            call ->
-                                                    (call[2] == null
-                                                                    ? type.equals(
-                                                                            "RENEWED_AFTER_LAPSE")
-                                                                    : call[2].equals(key))
-                                                            && !at.isBefore(
-                                                                    ((Instant) call[3])
-                                                                            .minus(slack))
-                                                            && !at.isAfter(
-                                                                    ((Instant) call[4])
-                                                                            .plus(slack)));
-                    if (explained) {
-                        matched++;
-                    } else {
-                        violations.add(
-                                String.format(
-                                        "event %d: %s %s at %s for session %s, outside every call of "
-                                                + "that session that could make it",
-                                        rs.getLong(1), type, key, at, session));
-                    }
+                    rows.add(
+                            new GrantCalls.Row(
+                                    rs.getLong(1),
+                                    rs.getString(2),
+                                    rs.getString(3),
+                                    rs.getString(4),
+                                    rs.getTimestamp(5).toInstant()));
                 }
             }
         }
-        return matched;
+        return GrantCalls.judge(rows, generationOwners, grantingCalls, violations);
     }
 
     /**
@@ -694,7 +648,7 @@ final class ClusterTorture {
             Instant sent = Instant.now();
             ApiClient.Answer a = api.acquire(key, mode);
             Instant received = Instant.now();
-            grantingCalls.add(new Object[] {index, generation, key, sent, received});
+            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, key, sent, received));
             if (a.status() == 201) {
                 count("acquired");
                 JsonObject lock = a.json();
@@ -781,7 +735,7 @@ final class ClusterTorture {
             Instant before = Instant.now();
             ApiClient.Answer a = api.heartbeat();
             Instant after = Instant.now();
-            grantingCalls.add(new Object[] {index, generation, null, before, after});
+            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, null, before, after));
             if (a.status() == 204) {
                 count("heartbeat");
                 renewals.add(new Object[] {index, generation, before, after});
@@ -911,7 +865,8 @@ final class ClusterTorture {
                                     : "configurator.xhtml?id=" + parts[1];
             Instant sent = Instant.now();
             var r = browser.get(page);
-            grantingCalls.add(new Object[] {index, generation, key, sent, Instant.now()});
+            grantingCalls.add(
+                    new GrantCalls.Call(index + "/" + generation, key, sent, Instant.now()));
             String html = browser.page();
             var view =
                     java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
@@ -980,7 +935,7 @@ final class ClusterTorture {
             Instant before = Instant.now();
             int status = browser.post("api/locks/heartbeat?view=" + tab.view).statusCode();
             Instant after = Instant.now();
-            grantingCalls.add(new Object[] {index, generation, null, before, after});
+            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, null, before, after));
             if (status == 204) {
                 count("screen heartbeat");
                 renewals.add(new Object[] {index, generation, before, after});
