@@ -197,7 +197,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                     ? AuthenticationStatus.SEND_FAILURE
                     : context.doNothing();
         }
-        throttle.succeeded(name);
+        throttle.succeeded(name, address);
         String login = result.getCallerPrincipal().getName();
         String displayName;
         try {

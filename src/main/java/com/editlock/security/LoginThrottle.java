@@ -3,41 +3,71 @@ package com.editlock.security;
 import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 
 /**
- * Slows down password guessing, per account and per client address, on this node.
+ * Slows down password guessing without letting a guesser lock the real person out (the policy, in
+ * docs/security.md "Logins"). Failures are counted in three places, each with its own allowance:
  *
  * <ul>
- *   <li>After {@code locks.login.failures.per.account} failed logins for one login name (5), every
- *       further attempt for it waits: 1 s after the next failure, then 2, 4, … up to {@code
- *       locks.login.max.delay.seconds} (60). An attempt made while waiting is refused without
- *       checking the password ({@code 429} with {@code Retry-After} on the API, a sentence on the
- *       login screen), so guessing gets no faster by trying harder.
- *   <li>The same per client address, after {@code locks.login.failures.per.address} failures (20)
- *       for any login names.
- *   <li>A successful login clears its account's count. Counts are forgotten 15 minutes after the
- *       last failure.
+ *   <li><b>one login name from one client address</b> ({@code locks.login.failures.per.account},
+ *       5): a guesser at one account. Only that address waits; the person, from anywhere else, logs
+ *       in at once.
+ *   <li><b>one client address</b>, for any login names ({@code locks.login.failures.per.address},
+ *       20): one address trying many accounts.
+ *   <li><b>one login name from many addresses</b>: when failures for one name come from {@value
+ *       #SPREAD_ADDRESSES} or more addresses within the window, a guesser spreads over many
+ *       machines, and every address that has not logged in as that name before (on this node,
+ *       within the window) waits as if it had failed 5 times.
  * </ul>
  *
- * Unknown login names are counted like real ones, so the answer never tells whether a user exists.
- * A real user is never kept out for longer than the maximum delay after someone else's failed
- * attempt. The counts live in memory on each node: with two nodes an attacker gets twice the
- * attempts, still a few per minute.
+ * Past an allowance, each further attempt waits 1 s after the last failure, then 2, 4 … at most
+ * {@code locks.login.max.delay.seconds} (60); an attempt made while waiting is refused before the
+ * password is checked. A success clears its name-and-address count. A count is forgotten {@link
+ * #FORGET_AFTER} after its last failure.
+ *
+ * <p>Memory is bounded whatever is sent: a login name that cannot exist (longer than 64 characters,
+ * or not a login's form) is counted as one shared name, an IPv6 address by its /64 network (one
+ * machine owns a whole /64), and the table keeps at most {@link #MAX_ENTRIES} entries, forgetting
+ * the least recently failed first. Unknown names are counted like real ones, so the answer never
+ * tells whether a user exists. The counts live in each node's memory.
  */
 @ApplicationScoped
 public class LoginThrottle {
 
     static final Duration FORGET_AFTER = Duration.ofMinutes(15);
-    private static final int MAX_ENTRIES = 100_000;
+
+    /** Entries of each table kept at most (about 200 bytes each). */
+    static final int MAX_ENTRIES = 20_000;
+
+    /** Addresses failing for one name within the window that mark a spread-out guesser. */
+    static final int SPREAD_ADDRESSES = 10;
+
+    /** How long a stranger waits after a failure anywhere while a name is guessed from many. */
+    static final long SPREAD_DELAY_SECONDS = 16;
+
+    /** The name every impossible login name is counted under. */
+    static final String IMPOSSIBLE_NAME = "\u0000impossible";
 
     private record Failures(int count, Instant last, Instant blockedUntil) {}
 
-    private final Map<String, Failures> failures = new ConcurrentHashMap<>();
+    /** Failures for one name, from which addresses, and which addresses logged in with it. */
+    private static final class NameRecord {
+        final Set<String> failing = new HashSet<>();
+        final Set<String> trusted = new HashSet<>();
+        Instant last;
+    }
+
+    private final Map<String, Failures> failures = bounded();
+    private final Map<String, NameRecord> names = bounded();
 
     @Inject Settings settings;
 
@@ -47,44 +77,78 @@ public class LoginThrottle {
      * How long {@code login} from {@code address} must wait before its next attempt; zero when it
      * may try now.
      */
-    public Duration wait(String login, String address) {
+    public synchronized Duration wait(String login, String address) {
         Instant now = clock.instant();
-        Duration a = remaining(failures.get(account(login)), now);
-        Duration b = remaining(failures.get(address(address)), now);
-        return a.compareTo(b) >= 0 ? a : b;
-    }
-
-    public void failed(String login, String address) {
-        if (failures.size() > MAX_ENTRIES) {
-            forgetOld();
+        String name = name(login);
+        String from = address(address);
+        Duration wait =
+                longer(
+                        remaining(failures.get(pair(name, from)), now),
+                        remaining(failures.get("address:" + from), now));
+        NameRecord spread = names.get(name);
+        if (spread != null && isSpread(spread, now) && !spread.trusted.contains(from)) {
+            // Many machines guess this name: an address it never logged in from waits too.
+            Instant until = spread.last.plus(spreadDelay());
+            wait = longer(wait, remaining(new Failures(0, spread.last, until), now));
         }
-        record(account(login), settings.loginFailuresPerAccount());
-        record(address(address), settings.loginFailuresPerAddress());
+        return wait;
     }
 
-    public void succeeded(String login) {
-        failures.remove(account(login));
-    }
-
-    private void record(String key, int allowed) {
+    public synchronized void failed(String login, String address) {
         Instant now = clock.instant();
-        failures.compute(
-                key,
-                (k, f) -> {
-                    int count =
-                            f == null || now.isAfter(f.last().plus(FORGET_AFTER))
-                                    ? 1
-                                    : f.count() + 1;
-                    Instant blockedUntil = now;
-                    if (count >= allowed) {
-                        long seconds =
-                                Math.min(
-                                        settings.loginMaxDelaySeconds(),
-                                        1L << Math.min(30, count - allowed));
-                        blockedUntil = now.plusSeconds(seconds);
-                    }
-                    return new Failures(count, now, blockedUntil);
-                });
+        String name = name(login);
+        String from = address(address);
+        record(pair(name, from), settings.loginFailuresPerAccount(), now);
+        record("address:" + from, settings.loginFailuresPerAddress(), now);
+        NameRecord spread = names.get(name);
+        if (spread == null || now.isAfter(spread.last.plus(FORGET_AFTER))) {
+            spread = new NameRecord();
+        }
+        if (spread.failing.size() < SPREAD_ADDRESSES) {
+            spread.failing.add(from);
+        }
+        spread.last = now;
+        names.remove(name);
+        names.put(name, spread); // most recently failed last
+    }
+
+    public synchronized void succeeded(String login, String address) {
+        String name = name(login);
+        String from = address(address);
+        failures.remove(pair(name, from));
+        NameRecord spread = names.get(name);
+        if (spread != null && spread.trusted.size() < SPREAD_ADDRESSES) {
+            spread.trusted.add(from);
+        }
+    }
+
+    /** How many entries the throttle holds now (for the hostile-client tests and the metrics). */
+    public synchronized int entries() {
+        return failures.size() + names.size();
+    }
+
+    private boolean isSpread(NameRecord r, Instant now) {
+        return r.failing.size() >= SPREAD_ADDRESSES && !now.isAfter(r.last.plus(FORGET_AFTER));
+    }
+
+    private Duration spreadDelay() {
+        return Duration.ofSeconds(Math.min(settings.loginMaxDelaySeconds(), SPREAD_DELAY_SECONDS));
+    }
+
+    private void record(String key, int allowed, Instant now) {
+        Failures f = failures.remove(key);
+        int count = f == null || now.isAfter(f.last().plus(FORGET_AFTER)) ? 1 : f.count() + 1;
+        Instant blockedUntil = now;
+        if (count >= allowed) {
+            long seconds =
+                    Math.min(settings.loginMaxDelaySeconds(), 1L << Math.min(30, count - allowed));
+            blockedUntil = now.plusSeconds(seconds);
+        }
+        failures.put(key, new Failures(count, now, blockedUntil)); // most recently failed last
+    }
+
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static Duration remaining(Failures f, Instant now) {
@@ -94,20 +158,53 @@ public class LoginThrottle {
         return Duration.between(now, f.blockedUntil());
     }
 
-    private void forgetOld() {
-        Instant cutoff = clock.instant().minus(FORGET_AFTER);
-        failures.values().removeIf(f -> f.last().isBefore(cutoff));
-        if (failures.size() > MAX_ENTRIES) {
-            failures.clear(); // a flood of distinct names: forgetting is safer than running out of
-            // memory
+    /** The name a login is counted under: itself when it could exist, else one shared name. */
+    static String name(String login) {
+        return login != null && EditlockIdentityStore.isLogin(login) ? login : IMPOSSIBLE_NAME;
+    }
+
+    /** An IPv4 address as is; an IPv6 address by its /64 network; anything else as one. */
+    static String address(String address) {
+        if (address == null || address.length() > 64) {
+            return "?";
+        }
+        if (address.indexOf(':') < 0) {
+            return address;
+        }
+        try {
+            byte[] bytes =
+                    InetAddress.getByName(address.replaceAll("^\\[|]$|%.*$", "")).getAddress();
+            if (bytes.length != 16) {
+                return InetAddress.getByAddress(bytes).getHostAddress();
+            }
+            StringBuilder network = new StringBuilder();
+            for (int i = 0; i < 8; i += 2) {
+                network.append(
+                                Integer.toHexString(
+                                        ((bytes[i] & 0xff) << 8) | (bytes[i + 1] & 0xff)))
+                        .append(':');
+            }
+            return network.append(":/64").toString();
+        } catch (UnknownHostException | IllegalArgumentException e) {
+            return "?";
         }
     }
 
-    private static String account(String login) {
-        return "account:" + (login == null ? "" : login);
+    private static String pair(String name, String address) {
+        return "pair:" + address + "|" + name;
     }
 
-    private static String address(String address) {
-        return "address:" + address;
+    /**
+     * A map that forgets its eldest entry (the least recently failed) beyond {@link #MAX_ENTRIES}.
+     */
+    private static <V> Map<String, V> bounded() {
+        return new LinkedHashMap<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > MAX_ENTRIES;
+            }
+        };
     }
 }

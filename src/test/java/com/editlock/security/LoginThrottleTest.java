@@ -23,7 +23,7 @@ class LoginThrottleTest {
                                 Optional.ofNullable(
                                         Map.of(
                                                         Settings.LOGIN_FAILURES_PER_ACCOUNT, "3",
-                                                        Settings.LOGIN_FAILURES_PER_ADDRESS, "5",
+                                                        Settings.LOGIN_FAILURES_PER_ADDRESS, "50",
                                                         Settings.LOGIN_MAX_DELAY_SECONDS, "8")
                                                 .get(k)));
         throttle.clock =
@@ -46,28 +46,24 @@ class LoginThrottleTest {
     }
 
     @Test
-    void anAccountWaitsLongerAfterEachFailureBeyondTheAllowanceUpToTheMaximum() {
+    void aGuesserAtOneAccountWaitsLongerAfterEachFailureUpToTheMaximum() {
         throttle.failed("sara", "10.0.0.1");
-        throttle.failed("sara", "10.0.0.2");
-        assertThat(throttle.wait("sara", "10.0.0.3")).isZero();
-        throttle.failed("sara", "10.0.0.3");
-        assertThat(throttle.wait("sara", "10.0.0.9"))
-                .as("from any address")
-                .isEqualTo(Duration.ofSeconds(1));
-        assertThat(throttle.wait("omar", "10.0.0.9"))
-                .as("other accounts are not affected")
+        throttle.failed("sara", "10.0.0.1");
+        assertThat(throttle.wait("sara", "10.0.0.1")).isZero();
+        throttle.failed("sara", "10.0.0.1");
+        assertThat(throttle.wait("sara", "10.0.0.1")).isEqualTo(Duration.ofSeconds(1));
+        assertThat(throttle.wait("omar", "10.0.0.1"))
+                .as("other accounts from that address are not affected")
                 .isZero();
         for (int i = 0; i < 10; i++) {
-            throttle.failed("sara", "10.0.0." + (10 + i));
+            throttle.failed("sara", "10.0.0.1");
         }
-        assertThat(throttle.wait("sara", "10.0.0.9"))
+        assertThat(throttle.wait("sara", "10.0.0.1"))
                 .as("never longer than the maximum")
-                .isEqualTo(Duration.ofSeconds(8));
+                .isEqualTo(Duration.ofSeconds(5).plusSeconds(3));
         now = now.plusSeconds(8);
-        assertThat(throttle.wait("sara", "10.0.0.9"))
-                .as("the real user gets back in soon")
-                .isZero();
-        throttle.succeeded("sara");
+        assertThat(throttle.wait("sara", "10.0.0.1")).as("one more try after the wait").isZero();
+        throttle.succeeded("sara", "10.0.0.1");
         throttle.failed("sara", "10.0.0.1");
         assertThat(throttle.wait("sara", "10.0.0.1"))
                 .as("a success starts the count again")
@@ -75,8 +71,38 @@ class LoginThrottleTest {
     }
 
     @Test
+    void theRealPersonFromAnotherAddressIsNeverKeptOutByOneGuesser() {
+        for (int i = 0; i < 100; i++) {
+            throttle.failed("sara", "127.0.0.2");
+            assertThat(throttle.wait("sara", "127.0.0.3")).as("after %d failures", i + 1).isZero();
+            assertThat(throttle.wait("sara", "127.0.0.2").isZero()).isEqualTo(i < 2);
+            now = now.plusSeconds(10);
+        }
+    }
+
+    @Test
+    void aNameGuessedFromManyAddressesSlowsStrangersButNotAddressesItLoggedInFrom() {
+        throttle.failed("sara", "10.0.0.200");
+        throttle.succeeded("sara", "10.0.0.200");
+        for (int i = 0; i < LoginThrottle.SPREAD_ADDRESSES - 2; i++) {
+            throttle.failed("sara", "10.9.0." + i);
+        }
+        assertThat(throttle.wait("sara", "10.0.0.77"))
+                .as("nine machines are not a spread (Sara's own failure counts)")
+                .isZero();
+        throttle.failed("sara", "10.9.1.1");
+        assertThat(throttle.wait("sara", "10.0.0.77"))
+                .as("ten are: a stranger waits")
+                .isEqualTo(Duration.ofSeconds(8));
+        assertThat(throttle.wait("sara", "10.0.0.200"))
+                .as("where Sara logged in before, she does not")
+                .isZero();
+        assertThat(throttle.wait("omar", "10.0.0.77")).as("other names are not affected").isZero();
+    }
+
+    @Test
     void oneAddressTryingManyAccountsIsSlowedToo() {
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 50; i++) {
             throttle.failed("user" + i, "10.0.0.66");
         }
         assertThat(throttle.wait("someone-else", "10.0.0.66")).isEqualTo(Duration.ofSeconds(1));
@@ -90,5 +116,34 @@ class LoginThrottleTest {
         now = now.plus(LoginThrottle.FORGET_AFTER).plusSeconds(1);
         throttle.failed("sara", "a");
         assertThat(throttle.wait("sara", "a")).isZero();
+    }
+
+    @Test
+    void whateverIsSentTheTableStaysBounded() {
+        String huge = "x".repeat(1_000_000);
+        for (int i = 0; i < 1_000; i++) {
+            throttle.failed(huge + i, "10.1.0.1");
+        }
+        assertThat(throttle.entries()).as("impossible names count as one").isLessThanOrEqualTo(3);
+        for (int i = 0; i < 3 * LoginThrottle.MAX_ENTRIES; i++) {
+            throttle.failed(
+                    "user" + i, "10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255));
+        }
+        assertThat(throttle.entries()).isLessThanOrEqualTo(2 * LoginThrottle.MAX_ENTRIES);
+        throttle.failed("sara", "10.200.0.1");
+        throttle.failed("sara", "10.200.0.1");
+        throttle.failed("sara", "10.200.0.1");
+        assertThat(throttle.wait("sara", "10.200.0.1"))
+                .as("the newest failures are kept")
+                .isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void anIpv6ClientIsCountedByItsNetwork() {
+        assertThat(LoginThrottle.address("2001:db8:1:2:aaaa::1"))
+                .isEqualTo(LoginThrottle.address("2001:db8:1:2:bbbb::9"))
+                .isNotEqualTo(LoginThrottle.address("2001:db8:1:3::1"));
+        assertThat(LoginThrottle.address("127.0.0.2")).isEqualTo("127.0.0.2");
+        assertThat(LoginThrottle.address("x".repeat(100))).isEqualTo("?");
     }
 }
