@@ -98,6 +98,15 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
                             : e.getMessage();
             return json(status, LockJson.error(message));
         }
+        if (failure instanceof java.nio.charset.UnsupportedCharsetException
+                || failure instanceof java.nio.charset.IllegalCharsetNameException) {
+            // The container rewrites the request's charset, so the request guard cannot see a
+            // bad one; the body reader meets it here, before anything is done.
+            return json(
+                    415,
+                    LockJson.error(
+                            "Send the body in UTF-8: this server reads no other character set."));
+        }
         LOG.log(Level.SEVERE, "Unexpected failure in the JSON API", failure);
         return json(
                 500,

@@ -1,6 +1,7 @@
 package com.editlock.errors;
 
 import com.editlock.lock.LockStoreException;
+import jakarta.faces.FacesException;
 import jakarta.faces.application.ViewExpiredException;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
@@ -37,6 +38,13 @@ public class ErrorPage extends HttpServlet {
         return false;
     }
 
+    /** Mojarra's answer to a view state that names no view it can rebuild ("stateless"). */
+    static boolean unrestorable(Throwable t) {
+        return t instanceof FacesException
+                && t.getMessage() != null
+                && t.getMessage().startsWith("Unable to restore view");
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
@@ -52,10 +60,9 @@ public class ErrorPage extends HttpServlet {
             return;
         }
         for (Throwable t = failure instanceof Throwable f ? f : null; t != null; t = t.getCause()) {
-            if (t
-                    instanceof
-                    ViewExpiredException) { // a session that ended, or a view state that was never
-                // ours
+            // A session that ended, a view state that was never ours, or one that claims a page
+            // is stateless when it is not (Mojarra: "Unable to restore view").
+            if (t instanceof ViewExpiredException || unrestorable(t)) {
                 Map<String, String> typed = TypedValues.of(request);
                 ErrorAnswers.send(
                         request,

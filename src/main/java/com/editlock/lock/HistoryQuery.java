@@ -26,5 +26,21 @@ public record HistoryQuery(
                     "A page starts at 0 or later and has 1 to 500 rows.");
         }
         user = user == null || user.isBlank() ? null : user.strip();
+        for (Instant t : new Instant[] {from, until}) {
+            if (t != null && (t.isBefore(EARLIEST) || t.isAfter(LATEST))) {
+                throw new IllegalArgumentException("Give times between the years 1970 and 9999.");
+            }
+        }
+    }
+
+    /** The earliest time a filter may name; the database could take more, nobody needs it. */
+    public static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+
+    /** The latest time a filter may name (the database refuses years past 294276). */
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    /** Whether a filter may name {@code t}. */
+    public static boolean inRange(Instant t) {
+        return !t.isBefore(EARLIEST) && !t.isAfter(LATEST);
     }
 }

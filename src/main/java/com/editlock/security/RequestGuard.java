@@ -60,6 +60,8 @@ public class RequestGuard extends HttpFilter {
     private static final Pattern BAD_ENCODING =
             Pattern.compile(
                     "%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee]|2[Ff]|5[Cc]|25|[01][0-9A-Fa-f]|7[Ff]|3[Bb])");
+    private static final Pattern RESOURCE_NAME =
+            Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final long DRAIN_MAX = 16L * 1024 * 1024;
 
@@ -77,6 +79,10 @@ public class RequestGuard extends HttpFilter {
         String refusal = addressProblem(request);
         if (refusal != null) {
             ErrorAnswers.send(request, response, 400, refusal);
+            return;
+        }
+        if (!resourceNamed(request)) {
+            ErrorAnswers.send(request, response, 404, "There is no such resource.");
             return;
         }
         String method = request.getMethod().toUpperCase(Locale.ROOT);
@@ -185,6 +191,23 @@ public class RequestGuard extends HttpFilter {
             }
         }
         return null;
+    }
+
+    /**
+     * A request for a Faces resource names one: {@code /jakarta.faces.resource/.xhtml} (no name) or
+     * a name with a hidden segment throws inside Mojarra's resource handler.
+     */
+    static boolean resourceNamed(HttpServletRequest request) {
+        String prefix = request.getContextPath() + "/jakarta.faces.resource/";
+        String uri = request.getRequestURI();
+        if (!uri.startsWith(prefix)) {
+            return true;
+        }
+        String name = uri.substring(prefix.length());
+        if (name.endsWith(".xhtml")) {
+            name = name.substring(0, name.length() - ".xhtml".length());
+        }
+        return RESOURCE_NAME.matcher(name).matches();
     }
 
     private static boolean hasControl(String s) {

@@ -103,7 +103,13 @@ public class LockHistory implements Serializable {
             return null;
         }
         try {
-            return LocalDateTime.parse(text.strip()).atZone(ZoneId.systemDefault()).toInstant();
+            Instant at =
+                    LocalDateTime.parse(text.strip()).atZone(ZoneId.systemDefault()).toInstant();
+            if (!HistoryQuery.inRange(at)) {
+                error(field, "Give a time between the years 1970 and 9999.");
+                return null;
+            }
+            return at;
         } catch (DateTimeParseException e) {
             error(field, "Give times as 2026-11-30T14:05.");
             return null;

@@ -1081,6 +1081,267 @@ public class HostileInputIT {
         }
     }
 
+    // ---- anonymous clients, lockout, text, listener (issue: hostile clients) ----
+
+    private static final Map<String, String> FORM =
+            Map.of("Content-Type", "application/x-www-form-urlencoded");
+
+    private static byte[] loginForm(String user, String password) {
+        return ("login=login&login%3Ausername="
+                        + java.net.URLEncoder.encode(user, StandardCharsets.UTF_8)
+                        + "&login%3Apassword="
+                        + java.net.URLEncoder.encode(password, StandardCharsets.UTF_8)
+                        + "&login%3Asubmit=Log+in&jakarta.faces.ViewState=stateless")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    @org.junit.jupiter.api.Test
+    void anonymousVisitsAndFailedLoginsWithHugeNamesLeaveNoSessionBehind() throws Exception {
+        URI at = URI.create(base.toString());
+        Map<String, String> form = new java.util.HashMap<>(FORM);
+        form.put("Origin", at.getScheme() + "://" + at.getAuthority());
+        String huge = "n".repeat(200 * 1024);
+        for (int i = 0; i < 5_000; i++) {
+            if (i % 100 == 0 && sara != null) {
+                heartbeats(); // the catalogue's sessions time out after 10 s of silence
+            }
+            LoopbackHttp.Answer page =
+                    LoopbackHttp.send("127.0.0.4", at, "GET", "login.xhtml", Map.of(), null);
+            assertThat(page.status()).isEqualTo(200);
+            assertThat(page.body()).contains("value=\"stateless\"");
+            assertThat(page.hasHeader("Set-Cookie")).as("no session for a visit").isFalse();
+            if (i % 50 == 0) { // 100 posts of 200 KB names
+                LoopbackHttp.Answer post =
+                        LoopbackHttp.send(
+                                "127.0.0.4",
+                                at,
+                                "POST",
+                                "login.xhtml",
+                                form,
+                                loginForm(huge + i, "wrong"));
+                assertThat(post.status()).isEqualTo(200);
+                assertThat(post.body())
+                        .containsAnyOf("Wrong user name or password", "Too many failed logins");
+                assertThat(post.hasHeader("Set-Cookie"))
+                        .as("no session for a failed login")
+                        .isFalse();
+            }
+        }
+        LoopbackHttp.Answer missing =
+                LoopbackHttp.send("127.0.0.4", at, "GET", "no-such-page.xhtml", Map.of(), null);
+        assertThat(missing.status()).isEqualTo(302);
+        assertThat(missing.hasHeader("Set-Cookie")).isFalse();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aGuesserAtSarasPasswordNeverKeepsSaraOut() throws Exception {
+        URI at = URI.create(base.toString());
+        java.util.concurrent.atomic.AtomicBoolean guessing =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger refused =
+                new java.util.concurrent.atomic.AtomicInteger();
+        Thread attacker =
+                new Thread(
+                        () -> {
+                            while (guessing.get()) {
+                                try {
+                                    int status =
+                                            LoopbackHttp.send(
+                                                            "127.0.0.2",
+                                                            at,
+                                                            "GET",
+                                                            "api/locks",
+                                                            Map.of(
+                                                                    "Authorization",
+                                                                    basic("sara", "guess")),
+                                                            null)
+                                                    .status();
+                                    assertThat(status).isIn(401, 429);
+                                    refused.incrementAndGet();
+                                } catch (java.io.IOException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            }
+                        });
+        attacker.start();
+        try {
+            await("the guesser is being slowed")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> refused.get() > 20);
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                LoopbackHttp.Answer sara =
+                        LoopbackHttp.send(
+                                "127.0.0.3",
+                                at,
+                                "GET",
+                                "api/locks",
+                                Map.of("Authorization", basic("sara", "demo")),
+                                null);
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                assertThat(sara.status()).as("Sara from her own machine, try %d", i).isEqualTo(200);
+                assertThat(millis).as("Sara is let in at once").isLessThan(2_000);
+                String cookie =
+                        sara.headers().stream()
+                                .filter(h -> h.toLowerCase().startsWith("set-cookie: jsessionid="))
+                                .map(h -> h.substring(12, h.indexOf(';')))
+                                .findFirst()
+                                .orElseThrow();
+                send(new Session(cookie), "POST", "api/logout", Map.of(), null);
+            }
+            LoopbackHttp.Answer guess =
+                    LoopbackHttp.send(
+                            "127.0.0.2",
+                            at,
+                            "GET",
+                            "api/locks",
+                            Map.of("Authorization", basic("sara", "demo")),
+                            null);
+            assertThat(guess.status())
+                    .as("the guesser's machine waits even with the right password")
+                    .isEqualTo(429);
+        } finally {
+            guessing.set(false);
+            attacker.join(60_000);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aPasswordWithUmlautsLogsInOnTheFirstPostOfAFreshSession() throws Exception {
+        String login = "umlaut" + System.nanoTime() % 1_000_000;
+        sql(
+                "insert into app_user (login, display_name, password_hash) values (?, ?, ?)",
+                login,
+                "Jürgen",
+                com.editlock.launcher.AddUser.hash(
+                        "Grüße-ß".toCharArray(), new java.security.SecureRandom()));
+        sql("insert into app_user_role (login, role) values (?, 'editor')", login);
+        try {
+            URI at = URI.create(base.toString());
+            Map<String, String> form = new java.util.HashMap<>(FORM);
+            form.put("Origin", at.getScheme() + "://" + at.getAuthority());
+            LoopbackHttp.Answer in =
+                    LoopbackHttp.send(
+                            "127.0.0.5",
+                            at,
+                            "POST",
+                            "login.xhtml",
+                            form,
+                            loginForm(login, "Grüße-ß"));
+            assertThat(in.status()).as(in.body()).isEqualTo(302);
+            assertThat(in.headers())
+                    .anyMatch(
+                            h ->
+                                    h.toLowerCase().startsWith("location:")
+                                            && h.contains("configurators"));
+            String cookie =
+                    in.headers().stream()
+                            .filter(h -> h.toLowerCase().startsWith("set-cookie: jsessionid="))
+                            .map(h -> h.substring(12, h.indexOf(';')))
+                            .findFirst()
+                            .orElseThrow();
+            send(new Session(cookie), "POST", "api/logout", Map.of(), null);
+        } finally {
+            sql("delete from app_user where login = ?", login);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void unknownUsersAndWrongPasswordsAreRefusedInTheSameTime() throws Exception {
+        String login = "timing" + System.nanoTime() % 1_000_000;
+        addUser(login, "editor");
+        try {
+            URI at = URI.create(base.toString());
+            long[][] millis = new long[2][20];
+            // Four tries per address (5 addresses): below every allowance, so no try is throttled.
+            for (int i = 0; i < 20; i++) {
+                for (int kind = 0; kind < 2; kind++) {
+                    String name = kind == 0 ? login : "nobody" + System.nanoTime() % 1_000_000;
+                    long start = System.nanoTime();
+                    LoopbackHttp.Answer r =
+                            LoopbackHttp.send(
+                                    "127.0.1." + (10 + i / 4),
+                                    at,
+                                    "GET",
+                                    "api/locks",
+                                    Map.of("Authorization", basic(name, "wrong")),
+                                    null);
+                    millis[kind][i] = (System.nanoTime() - start) / 1_000_000;
+                    assertThat(r.status()).isEqualTo(401);
+                    assertThat(r.body()).contains("Wrong user name or password");
+                }
+            }
+            System.out.printf(
+                    "refusal times over 20 tries (ms): wrong password %s, unknown user %s%n",
+                    java.util.Arrays.toString(millis[0]), java.util.Arrays.toString(millis[1]));
+        } finally {
+            sql("delete from app_user where login = ?", login);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void noInputReachesA5xxAndTheListenerRefusesUpgrades() throws Exception {
+        URI at = URI.create(base.toString());
+        LoopbackHttp.Answer resource =
+                LoopbackHttp.send(
+                        "127.0.0.6", at, "GET", "jakarta.faces.resource/.xhtml", Map.of(), null);
+        assertThat(resource.status()).isEqualTo(404);
+        assertThat(resource.body()).contains("There is no such resource.");
+        assertThat(resource.hasHeader("Content-Security-Policy")).isTrue();
+
+        HttpResponse<String> charset =
+                send(
+                        null,
+                        "POST",
+                        "api/locks",
+                        Map.of(
+                                "Authorization",
+                                basic("sara", "demo"),
+                                "Content-Type",
+                                "application/json; charset=foo"),
+                        "{\"resource\":\"configurator:1\"}");
+        assertThat(charset.statusCode()).isEqualTo(415);
+        assertThat(charset.body()).contains("Send the body in UTF-8");
+
+        Browser sara = new Browser(at);
+        sara.login("sara", "demo");
+        try {
+            Map<String, String> before = state();
+            HttpResponse<String> stateless =
+                    send(
+                            new Session("JSESSIONID=" + sara.sessionId().orElseThrow()),
+                            "POST",
+                            "configurators.xhtml",
+                            Map.of(
+                                    "Content-Type",
+                                    "application/x-www-form-urlencoded",
+                                    "Origin",
+                                    at.getScheme() + "://" + at.getAuthority()),
+                            "jakarta.faces.ViewState=stateless&x=1");
+            assertThat(stateless.statusCode()).isEqualTo(400);
+            assertThat(stateless.body()).contains("This page has expired");
+            assertThat(state()).isEqualTo(before);
+        } finally {
+            sara.post("api/logout");
+        }
+
+        LoopbackHttp.Answer h2c =
+                LoopbackHttp.send(
+                        "127.0.0.6",
+                        at,
+                        "GET",
+                        "login.xhtml",
+                        Map.of(
+                                "Upgrade",
+                                "h2c",
+                                "HTTP2-Settings",
+                                "AAMAAABkAARAAAAAAAIAAAAA",
+                                "Connection",
+                                "Upgrade, HTTP2-Settings"),
+                        null);
+        assertThat(h2c.status()).as("no switch to HTTP/2 in clear text").isEqualTo(200);
+    }
+
     private static void addUser(String login, String role) throws Exception {
         sql(
                 "insert into app_user (login, display_name, password_hash) values (?, ?, ?)",
