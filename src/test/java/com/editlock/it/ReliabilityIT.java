@@ -344,10 +344,11 @@ class ReliabilityIT {
         String id = sessionKeys.get(8).split(":")[1];
         Browser browser = new Browser(cluster.uri(1));
         browser.get("login.xhtml");
-        String before = browser.sessionId().orElseThrow();
+        assertThat(browser.sessionId())
+                .as("the login page opens no session, so there is none to fix")
+                .isEmpty();
         browser.login("omar", "demo");
         String after = browser.sessionId().orElseThrow();
-        assertThat(after).as("no session fixation").isNotEqualTo(before);
         browser.get("configurator.xhtml?id=" + id);
         assertThat(browser.page()).contains("You are editing");
         assertThat(Reliability.count(cluster, List.of("configurator:" + id))).isEqualTo(1);
