@@ -27,7 +27,7 @@ public record HistoryQuery(
         }
         user = user == null || user.isBlank() ? null : user.strip();
         for (Instant t : new Instant[] {from, until}) {
-            if (t != null && (t.isBefore(EARLIEST) || t.isAfter(LATEST))) {
+            if (t != null && !inRange(t)) {
                 throw new IllegalArgumentException("Give times between the years 1970 and 9999.");
             }
         }

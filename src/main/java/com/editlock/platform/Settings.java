@@ -167,8 +167,8 @@ public final class Settings {
     }
 
     /**
-     * Failed logins for one account, within the throttle window, before further attempts are
-     * delayed.
+     * Failed logins for one login name from one client address, within the throttle window, before
+     * that address's further attempts for the name are delayed.
      */
     public int loginFailuresPerAccount() {
         return loginFailuresPerAccount;

@@ -26,7 +26,7 @@ import java.util.Set;
  *   <li><b>one login name from many addresses</b>: when failures for one name come from {@value
  *       #SPREAD_ADDRESSES} or more addresses within the window, a guesser spreads over many
  *       machines, and every address that has not logged in as that name before (on this node,
- *       within the window) waits as if it had failed 5 times.
+ *       within the window) waits {@value #SPREAD_DELAY_SECONDS} s after the latest failure.
  * </ul>
  *
  * Past an allowance, each further attempt waits 1 s after the last failure, then 2, 4 … at most
@@ -88,8 +88,7 @@ public class LoginThrottle {
         NameRecord spread = names.get(name);
         if (spread != null && isSpread(spread, now) && !spread.trusted.contains(from)) {
             // Many machines guess this name: an address it never logged in from waits too.
-            Instant until = spread.last.plus(spreadDelay());
-            wait = longer(wait, remaining(new Failures(0, spread.last, until), now));
+            wait = longer(wait, until(spread.last.plus(spreadDelay()), now));
         }
         return wait;
     }
@@ -122,7 +121,7 @@ public class LoginThrottle {
         }
     }
 
-    /** How many entries the throttle holds now (for the hostile-client tests and the metrics). */
+    /** How many entries the throttle holds now (its unit test bounds it). */
     public synchronized int entries() {
         return failures.size() + names.size();
     }
@@ -152,10 +151,11 @@ public class LoginThrottle {
     }
 
     private static Duration remaining(Failures f, Instant now) {
-        if (f == null || !f.blockedUntil().isAfter(now)) {
-            return Duration.ZERO;
-        }
-        return Duration.between(now, f.blockedUntil());
+        return f == null ? Duration.ZERO : until(f.blockedUntil(), now);
+    }
+
+    private static Duration until(Instant end, Instant now) {
+        return end.isAfter(now) ? Duration.between(now, end) : Duration.ZERO;
     }
 
     /** The name a login is counted under: itself when it could exist, else one shared name. */
