@@ -8,6 +8,7 @@ import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.UnknownResourceException;
+import com.editlock.security.ApiTokens;
 import jakarta.json.Json;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
@@ -83,6 +84,9 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
                             .add("error", e.getMessage())
                             .add("problems", problems)
                             .build());
+        }
+        if (failure instanceof ApiTokens.TokenException e) {
+            return json(e.status(), LockJson.error(e.getMessage()));
         }
         if (failure instanceof InvalidLockKeyException e) {
             return json(400, LockJson.error(e.getMessage()));

@@ -7,15 +7,29 @@ import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 
-/** The lock owner of the current request's session. */
+/**
+ * The lock owner of the current request: its API token's (each token is an owner of its own), else
+ * its session's.
+ */
 @ApplicationScoped
 public class CurrentOwner {
 
     @Inject HttpServletRequest request;
 
-    /** The owner, if the caller logged in with this session. */
+    /** The request attribute that holds the owner of a request made with an API token. */
+    static final String TOKEN_OWNER = "editlock.tokenOwner";
+
+    /** The owner, if the caller presented an API token or logged in with this session. */
     public Optional<LockOwner> find() {
+        if (request.getAttribute(TOKEN_OWNER) instanceof LockOwner token) {
+            return Optional.of(token);
+        }
         return SessionLocks.owner(request.getSession(false));
+    }
+
+    /** Whether this request was made with an API token (rather than a password login). */
+    public boolean byToken() {
+        return request.getAttribute(TOKEN_OWNER) != null;
     }
 
     /** The owner; a logged-in caller always has one. */

@@ -35,7 +35,9 @@ import java.util.Set;
  * <ul>
  *   <li>the login screen authenticates programmatically ({@code SecurityContext.authenticate} with
  *       a credential);
- *   <li>API clients send HTTP Basic, and keep the session cookie they get back;
+ *   <li>API clients send HTTP Basic, and keep the session cookie they get back; or they send a
+ *       personal API token ({@code Authorization: Bearer}, see {@link ApiTokens}), which is checked
+ *       on every request (one SHA-256 and one read) and opens no session;
  *   <li>an unauthenticated request for a protected page is sent to the login screen; for the API it
  *       gets a JSON {@code 401} with a Basic challenge.
  * </ul>
@@ -91,6 +93,8 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     @Inject EditlockIdentityStore directory;
 
+    @Inject ApiTokens tokens;
+
     @Override
     public AuthenticationStatus validateRequest(
             HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
@@ -102,6 +106,10 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                 request)) { // public; it must not touch the session, or an open page would keep it
             // alive
             return context.doNothing();
+        }
+        String token = bearerToken(request);
+        if (token != null) { // a script with an API token: every request on its own, no session
+            return tokenLogin(token, request, response, context);
         }
         HttpSession existing = request.getSession(false);
         if (existing != null && existing.getAttribute(CALLER) instanceof SessionCaller remembered) {
@@ -216,6 +224,58 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                         login, Set.copyOf(result.getCallerGroups()), System.currentTimeMillis()));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
         return context.notifyContainerAboutLogin(result);
+    }
+
+    /**
+     * A request with {@code Authorization: Bearer}: the API token names the caller and the lock
+     * owner for this request only. A token that is not valid counts as a failed login of the
+     * client's address.
+     */
+    private AuthenticationStatus tokenLogin(
+            String token,
+            HttpServletRequest request,
+            HttpServletResponse response,
+            HttpMessageContext context) {
+        if (!isApi(request)) {
+            return bearerRefused(
+                    response, "API tokens open the JSON API (/api/…) only; pages need a login.");
+        }
+        String address = request.getRemoteAddr();
+        Duration wait = throttle.tokenWait(address);
+        if (!wait.isZero()) {
+            return tooManyAttempts(request, response, context, wait);
+        }
+        Optional<ApiTokens.Caller> caller;
+        try {
+            caller = tokens.check(token);
+        } catch (RuntimeException e) {
+            return directoryDown(request, response, context);
+        }
+        if (caller.isEmpty()) {
+            throttle.tokenFailed(address);
+            return bearerRefused(
+                    response,
+                    "This API token is unknown, expired or revoked. Log in with your password "
+                            + "and make a new one (POST /api/tokens).");
+        }
+        request.setAttribute(CurrentOwner.TOKEN_OWNER, caller.get().owner());
+        return context.notifyContainerAboutLogin(
+                new CallerPrincipal(caller.get().owner().login()), caller.get().groups());
+    }
+
+    private static String bearerToken(HttpServletRequest request) {
+        String header = request.getHeader("Authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        return header.substring(7).trim();
+    }
+
+    private static AuthenticationStatus bearerRefused(
+            HttpServletResponse response, String message) {
+        response.setHeader(
+                "WWW-Authenticate", "Bearer realm=\"Editlock\", error=\"invalid_token\"");
+        return json(response, HttpServletResponse.SC_UNAUTHORIZED, message);
     }
 
     private static Credential normalized(Credential credential) {

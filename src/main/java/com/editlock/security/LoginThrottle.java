@@ -121,6 +121,18 @@ public class LoginThrottle {
         }
     }
 
+    /**
+     * How long {@code address} must wait before presenting another API token: a token that is not
+     * valid counts as a failed login of its address (no name: a token has none).
+     */
+    public synchronized Duration tokenWait(String address) {
+        return remaining(failures.get("address:" + address(address)), clock.instant());
+    }
+
+    public synchronized void tokenFailed(String address) {
+        record("address:" + address(address), settings.loginFailuresPerAddress(), clock.instant());
+    }
+
     /** How many entries the throttle holds now (its unit test bounds it). */
     public synchronized int entries() {
         return failures.size() + names.size();

@@ -47,6 +47,12 @@ public final class Browser {
                         .build();
     }
 
+    /** Sends {@code Authorization: Bearer token} with every request (a script's API token). */
+    public Browser bearer(String token) {
+        basic = "Bearer " + token;
+        return this;
+    }
+
     /** How long each request may take (30 s unless set). */
     public Browser timeout(Duration timeout) {
         this.timeout = timeout;

@@ -446,6 +446,130 @@ public class EditlockIT {
     }
 
     @Test
+    void anApiTokenOpensEveryApiCallWithoutASessionUntilItIsRevoked() throws Exception {
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        long before = rows("select count(*) from api_token");
+        // Bad requests change nothing, and say why.
+        for (String body :
+                List.of(
+                        "{\"name\":\"\"}",
+                        "{\"name\":\"x\",\"days\":0}",
+                        "{\"name\":\"x\",\"days\":366}",
+                        "{\"name\":\"x\",\"days\":1.5}",
+                        "{\"name\":\"a\\u0007b\"}",
+                        "{\"name\":\"x\",\"colour\":\"red\"}")) {
+            HttpResponse<String> refused = sara.postJson("api/tokens", body);
+            assertThat(refused.statusCode()).as(body).isEqualTo(400);
+            assertThat(json(refused.body()).getString("error")).as(body).isNotBlank();
+        }
+        HttpResponse<String> forOmar =
+                sara.postJson("api/tokens", "{\"name\":\"x\",\"user\":\"omar\"}");
+        assertThat(forOmar.statusCode()).isEqualTo(403);
+        assertThat(rows("select count(*) from api_token")).isEqualTo(before);
+
+        HttpResponse<String> made =
+                sara.postJson("api/tokens", "{\"name\":\"nightly import\",\"days\":30}");
+        assertThat(made.statusCode()).isEqualTo(201);
+        assertThat(made.headers().firstValue("Cache-Control"))
+                .hasValueSatisfying(v -> assertThat(v).contains("no-store"));
+        var created = json(made.body());
+        String secret = created.getString("token");
+        long id = created.getJsonNumber("id").longValue();
+        assertThat(secret).startsWith("elk_").hasSize(47);
+        assertThat(created.getString("user")).isEqualTo("sara");
+        assertThat(Instant.parse(created.getString("expiresAt")))
+                .isBetween(
+                        Instant.now().plus(Duration.ofDays(29)),
+                        Instant.now().plus(Duration.ofDays(31)));
+        assertThat(
+                        rows(
+                                "select count(*) from api_token where token_hash = encode(sha256(?::bytea), 'hex')",
+                                secret))
+                .as("the database keeps the token's SHA-256")
+                .isEqualTo(1);
+        assertThat(
+                        rows(
+                                "select count(*) from api_token where token_hash = ? or hint = ?",
+                                secret,
+                                secret))
+                .as("and never the token itself")
+                .isZero();
+        String listed = sara.get("api/tokens").body();
+        assertThat(listed).contains("\"nightly import\"").doesNotContain(secret);
+
+        // A script with the token only: every call of the API, no session, no cookie.
+        Browser script = new Browser(uri()).bearer(secret);
+        List<HttpResponse<String>> calls = new ArrayList<>();
+        calls.add(script.get("api/locks"));
+        HttpResponse<String> taken =
+                script.postJson("api/locks", "{\"resource\":\"item:5:filters\"}");
+        calls.add(taken);
+        assertThat(taken.statusCode()).isEqualTo(201);
+        assertThat(json(taken.body()).getJsonObject("holder").getString("name")).isEqualTo("Sara");
+        calls.add(script.get("api/locks/item:5:filters"));
+        calls.add(script.post("api/locks/heartbeat"));
+        calls.add(script.get("api/configurators/2"));
+        calls.add(script.get("api/tokens"));
+        assertThat(calls)
+                .allSatisfy(
+                        r -> assertThat(r.statusCode()).as(r.uri().toString()).isBetween(200, 204));
+        assertThat(calls)
+                .allSatisfy(r -> assertThat(r.headers().firstValue("Set-Cookie")).isEmpty());
+        assertThat(script.get("api/locks/events").statusCode())
+                .as("the token has sara's roles, not more")
+                .isEqualTo(403);
+        assertThat(script.postJson("api/tokens", "{\"name\":\"another\"}").statusCode())
+                .as("a token cannot make tokens")
+                .isEqualTo(403);
+        // Sara's own session is another owner: the script's lock is not hers to release there.
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"item:5:filters\"}").statusCode())
+                .isEqualTo(409);
+
+        // Omar can neither list nor revoke it; a made-up token is refused.
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+        assertThat(omar.get("api/tokens?user=sara").statusCode()).isEqualTo(403);
+        assertThat(omar.delete("api/tokens/" + id).statusCode()).isEqualTo(404);
+        HttpResponse<String> forged =
+                new Browser(uri()).bearer("elk_" + "A".repeat(43)).get("api/locks");
+        assertThat(forged.statusCode()).isEqualTo(401);
+        assertThat(forged.headers().firstValue("WWW-Authenticate"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+
+        // Revoked: refused from the very next call, and its lock is released.
+        assertThat(sara.delete("api/tokens/" + id).statusCode()).isEqualTo(204);
+        HttpResponse<String> after = script.get("api/locks");
+        assertThat(after.statusCode()).isEqualTo(401);
+        assertThat(json(after.body()).getString("error")).contains("revoked");
+        assertThat(sara.get("api/locks/item:5:filters").statusCode()).isEqualTo(404);
+        var audit =
+                jsonArray(sara.get("api/tokens").body()).stream()
+                        .map(v -> v.asJsonObject())
+                        .filter(t -> t.getJsonNumber("id").longValue() == id)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(audit.getString("revokedBy")).isEqualTo("sara");
+        assertThat(audit.getBoolean("active")).isFalse();
+        assertThat(audit.containsKey("lastUsedAt")).isTrue();
+
+        // An admin makes one for Omar and revokes it; both are on record.
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        HttpResponse<String> adas =
+                ada.postJson("api/tokens", "{\"name\":\"omar's report\",\"user\":\"omar\"}");
+        assertThat(adas.statusCode()).isEqualTo(201);
+        long omarsToken = json(adas.body()).getJsonNumber("id").longValue();
+        assertThat(
+                        new Browser(uri())
+                                .bearer(json(adas.body()).getString("token"))
+                                .get("api/locks")
+                                .statusCode())
+                .isEqualTo(200);
+        assertThat(ada.delete("api/tokens/" + omarsToken).statusCode()).isEqualTo(204);
+        var omars = jsonArray(omar.get("api/tokens").body()).get(0).asJsonObject();
+        assertThat(omars.getString("createdBy")).isEqualTo("ada");
+        assertThat(omars.getString("revokedBy")).isEqualTo("ada");
+    }
+
+    @Test
     @RunAsClient
     void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
         // Health and metrics live at the server's root, wherever the application is deployed (here:
