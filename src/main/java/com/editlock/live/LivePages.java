@@ -152,11 +152,12 @@ public class LivePages {
      * pages: carries those, answers the others {@code unknown}. Runs on the request thread; writes
      * nothing.
      */
-    void connect(LiveStreams.Sink sink, List<String> tabsAsked, List<String> mine) {
+    void connect(
+            LiveStreams.Sink sink, String sessionId, List<String> tabsAsked, List<String> mine) {
         // Counted open before the stream exists, so that its loss (on the writer, at any moment)
         // always comes after.
         List<String> back = mine.stream().filter(tabs::opened).toList();
-        LiveStreams.Stream stream = streams.open(sink, mine);
+        LiveStreams.Stream stream = streams.open(sink, sessionId, mine);
         back.forEach(
                 tab ->
                         streams.tell(

@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * stops. It never touches the HTTP session: the tabs are matched against the session cookie they
  * were opened with, so an open stream does not keep an idle session alive. A request that names no
  * tab of its session is answered {@code unknown} for each and ended at once: only a session's open
- * pages can hold a stream open.
+ * pages can hold a stream open, and one session at most {@link LiveStreams#MAX_STREAMS_PER_SESSION}
+ * (its oldest is ended). The request guard refuses a stream asked for by another site's page
+ * ({@code Origin}).
  */
 @WebServlet(urlPatterns = "/live", asyncSupported = true)
 public class LiveStream extends HttpServlet {
@@ -81,7 +83,7 @@ public class LiveStream extends HttpServlet {
         }
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
-        live.connect(new Sink(async), asked, mine);
+        live.connect(new Sink(async), session, asked, mine);
     }
 
     /** The container's side of a stream; used by the writer thread only. */

@@ -1,8 +1,11 @@
 package com.editlock.live;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +44,12 @@ import java.util.logging.Logger;
  * <p><b>Coalesced.</b> A message only says "look again", so a tab's unsent message is replaced by
  * the next one: a burst of a thousand lock changes makes each open page look at most a few times,
  * never a thousand.
+ *
+ * <p><b>Bounded per session.</b> One session holds at most {@link #MAX_STREAMS_PER_SESSION}
+ * streams: a browser's pages share one, and a browser without shared workers opens one per tab.
+ * Opening one more ends the session's oldest (its tabs are reported lost, and the ones the newer
+ * streams carry stay counted there), so a script with a session cannot pile up open responses, and
+ * a person's newest tab always gets its stream.
  */
 final class LiveStreams implements Runnable {
 
@@ -61,6 +70,9 @@ final class LiveStreams implements Runnable {
      * tab-close grace.
      */
     static final long RETRY_MILLIS = 500;
+
+    /** The most streams one session holds open at once. */
+    static final int MAX_STREAMS_PER_SESSION = 16;
 
     private static final Logger LOG = Logger.getLogger(LiveStreams.class.getName());
 
@@ -84,6 +96,9 @@ final class LiveStreams implements Runnable {
         final Sink sink;
         final List<String> tabs;
 
+        /** The session whose tabs it carries; null when not counted against one. */
+        final String session;
+
         /** Unsent messages by tab; guarded by itself. */
         private final Map<String, String> pending = new LinkedHashMap<>();
 
@@ -95,8 +110,9 @@ final class LiveStreams implements Runnable {
 
         private volatile boolean ended;
 
-        private Stream(Sink sink, List<String> tabs) {
+        private Stream(Sink sink, String session, List<String> tabs) {
             this.sink = sink;
+            this.session = session;
             this.tabs = List.copyOf(tabs);
         }
 
@@ -109,6 +125,12 @@ final class LiveStreams implements Runnable {
 
     /** The newest stream that carries each tab: messages for the tab go there. */
     private final Map<String, Stream> byTab = new ConcurrentHashMap<>();
+
+    /** Each session's open streams, oldest first; guarded by itself. */
+    private final Map<String, Deque<Stream>> bySession = new HashMap<>();
+
+    /** Streams to end on the writer: the oldest of a session that opened too many. */
+    private final Queue<Stream> retired = new ConcurrentLinkedQueue<>();
 
     private final Queue<Stream> dirty = new ConcurrentLinkedQueue<>();
     private final Semaphore wake = new Semaphore(0);
@@ -142,9 +164,26 @@ final class LiveStreams implements Runnable {
      * writer, soon.
      */
     Stream open(Sink sink, List<String> tabs) {
-        Stream stream = new Stream(sink, tabs);
+        return open(sink, null, tabs);
+    }
+
+    /**
+     * A client of {@code session} opened a stream that carries {@code tabs}; beyond {@link
+     * #MAX_STREAMS_PER_SESSION} the session's oldest stream is ended (on the writer).
+     */
+    Stream open(Sink sink, String session, List<String> tabs) {
+        Stream stream = new Stream(sink, session, tabs);
         streams.add(stream);
         tabs.forEach(tab -> byTab.put(tab, stream));
+        if (session != null) {
+            synchronized (bySession) {
+                Deque<Stream> mine = bySession.computeIfAbsent(session, k -> new ArrayDeque<>());
+                mine.addLast(stream);
+                while (mine.size() > MAX_STREAMS_PER_SESSION) {
+                    retired.add(mine.pollFirst());
+                }
+            }
+        }
         dirty.add(stream);
         wake.release();
         return stream;
@@ -213,6 +252,9 @@ final class LiveStreams implements Runnable {
      */
     void pass() {
         long now = clock.millis();
+        for (Stream s = retired.poll(); s != null; s = retired.poll()) {
+            end(s, true);
+        }
         for (Stream s = dirty.poll(); s != null; s = dirty.poll()) {
             write(s, now, false);
         }
@@ -282,6 +324,14 @@ final class LiveStreams implements Runnable {
         }
         s.ended = true;
         streams.remove(s);
+        if (s.session != null) {
+            synchronized (bySession) {
+                Deque<Stream> mine = bySession.get(s.session);
+                if (mine != null && mine.remove(s) && mine.isEmpty()) {
+                    bySession.remove(s.session);
+                }
+            }
+        }
         List<String> gone = new ArrayList<>();
         for (String tab : s.tabs) {
             if (byTab.remove(

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  *   <li>control characters in the query string ({@code 400});
  *   <li>cross-site state changes: a POST, PUT, DELETE or PATCH whose {@code Sec-Fetch-Site} is
  *       neither {@code same-origin} nor {@code none}, or whose {@code Origin} is not this server
- *       (or one of {@code locks.allowed.origins}) — {@code 403};
+ *       (or one of {@code locks.allowed.origins}) — {@code 403}; the same for opening the live
+ *       stream ({@code GET /live}), which carries a session's news;
  *   <li>API state changes whose body is not {@code application/json} ({@code 415});
  *   <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce
  *       their length.
@@ -89,6 +90,14 @@ public class RequestGuard extends HttpFilter {
         long limit = settings.maxBodyBytes();
         if (request.getContentLengthLong() > limit) {
             refuseBody(request, response, limit);
+            return;
+        }
+        if (isLiveStream(request) && !sameOrigin(request)) {
+            ErrorAnswers.send(
+                    request,
+                    response,
+                    403,
+                    "Refused: the live stream is opened only by Editlock's own pages.");
             return;
         }
         if (!SAFE_METHODS.contains(method)) {
@@ -218,6 +227,10 @@ public class RequestGuard extends HttpFilter {
             }
         }
         return false;
+    }
+
+    private static boolean isLiveStream(HttpServletRequest request) {
+        return request.getRequestURI().equals(request.getContextPath() + "/live");
     }
 
     private boolean sameOrigin(HttpServletRequest request) {

@@ -182,4 +182,31 @@ class LiveStreamsTest {
         assertThat(c.ended).as("the writer ends its streams as it stops").isOne();
         assertThat(c.writers).isNotEmpty().containsOnly("the-writer");
     }
+
+    @Test
+    void aSessionThatOpensOneStreamTooManyLosesItsOldestAndKeepsTheRest() {
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i <= LiveStreams.MAX_STREAMS_PER_SESSION; i++) {
+            Client c = new Client();
+            clients.add(c);
+            streams.open(c, "session-1", List.of("tab-" + i, "shared"));
+        }
+        Client other = new Client();
+        streams.open(other, "session-2", List.of("theirs"));
+        streams.pass();
+        assertThat(clients.get(0).ended).as("the oldest stream of the session ends").isEqualTo(1);
+        assertThat(clients.subList(1, clients.size()))
+                .allSatisfy(c -> assertThat(c.ended).isZero());
+        assertThat(other.ended).as("another session's stream is not touched").isZero();
+        assertThat(streams.size()).isEqualTo(LiveStreams.MAX_STREAMS_PER_SESSION + 1);
+        assertThat(lost)
+                .as("its tabs are reported lost, so their open count goes down")
+                .containsExactly(List.of("tab-0", "shared"));
+        assertThat(streams.tell("shared", "lock"))
+                .as("a tab the newer streams carry still gets its news")
+                .isTrue();
+        streams.pass();
+        assertThat(clients.get(LiveStreams.MAX_STREAMS_PER_SESSION).received)
+                .contains("\"tab\":\"shared\",\"type\":\"lock\"");
+    }
 }
