@@ -706,6 +706,108 @@ public class HostileInputIT {
                         null,
                         401,
                         "Log in"));
+        // ---- API tokens ----
+        all.add(
+                new Case(
+                        "made-up API token",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", "Bearer elk_" + "A".repeat(43)),
+                        null,
+                        401,
+                        "unknown, expired or revoked"));
+        all.add(
+                new Case(
+                        "API token of SQL",
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", "Bearer " + SQL),
+                        null,
+                        401,
+                        "unknown, expired or revoked"));
+        all.add(
+                new Case(
+                        "API token sent to a page",
+                        null,
+                        "GET",
+                        "configurators.xhtml",
+                        Map.of("Authorization", "Bearer elk_" + "A".repeat(43)),
+                        null,
+                        401,
+                        "JSON API"));
+        all.add(
+                new Case(
+                        "editor makes a token for someone else",
+                        () -> omar,
+                        "POST",
+                        "api/tokens",
+                        json(),
+                        "{\"name\":\"x\",\"user\":\"sara\"}",
+                        403,
+                        "Only an admin"));
+        all.add(
+                new Case(
+                        "token name of 10,000 characters",
+                        () -> omar,
+                        "POST",
+                        "api/tokens",
+                        json(),
+                        "{\"name\":\"" + "n".repeat(10_000) + "\"}",
+                        400,
+                        "name of 1 to 100"));
+        all.add(
+                new Case(
+                        "token for ten years",
+                        () -> omar,
+                        "POST",
+                        "api/tokens",
+                        json(),
+                        "{\"name\":\"x\",\"days\":3650}",
+                        400,
+                        "from 1 to 365"));
+        all.add(
+                new Case(
+                        "token for an unknown user, by an admin",
+                        () -> ada,
+                        "POST",
+                        "api/tokens",
+                        json(),
+                        "{\"name\":\"x\",\"user\":\"nobody\"}",
+                        404,
+                        "no user nobody"));
+        all.add(
+                new Case(
+                        "revoke a token id that is not a number",
+                        () -> omar,
+                        "DELETE",
+                        "api/tokens/abc",
+                        Map.of(),
+                        null,
+                        400,
+                        "whole number"));
+        all.add(
+                new Case(
+                        "revoke a token one does not have",
+                        () -> omar,
+                        "DELETE",
+                        "api/tokens/999999",
+                        Map.of(),
+                        null,
+                        404,
+                        "no API token"));
+        // ---- the live stream ----
+        all.add(
+                new Case(
+                        "live stream opened by another site's page",
+                        () -> omar,
+                        "GET",
+                        "live?tabs=" + java.util.UUID.randomUUID(),
+                        Map.of("Origin", EVIL, "Sec-Fetch-Site", "cross-site"),
+                        null,
+                        403,
+                        "own pages"));
         return all;
     }
 
@@ -1101,6 +1203,16 @@ public class HostileInputIT {
         Map<String, String> form = new java.util.HashMap<>(FORM);
         form.put("Origin", at.getScheme() + "://" + at.getAuthority());
         String huge = "n".repeat(200 * 1024);
+        for (int i = 0; i < 200; i++) { // warm-up: first renderings and buffer pools grow once
+            LoopbackHttp.send("127.0.0.4", at, "GET", "login.xhtml", Map.of(), null);
+            if (i % 20 == 0) {
+                LoopbackHttp.send(
+                        "127.0.0.4", at, "POST", "login.xhtml", form, loginForm(huge, "wrong"));
+            }
+        }
+        NodeHeap node = NodeHeap.listeningOn(at.getPort());
+        Map<String, Long> classesBefore = node.histogram();
+        long before = node.usedAfterGc();
         for (int i = 0; i < 5_000; i++) {
             if (i % 100 == 0 && sara != null) {
                 heartbeats(); // the catalogue's sessions time out after 10 s of silence
@@ -1131,6 +1243,35 @@ public class HostileInputIT {
                 LoopbackHttp.send("127.0.0.4", at, "GET", "no-such-page.xhtml", Map.of(), null);
         assertThat(missing.status()).isEqualTo(302);
         assertThat(missing.hasHeader("Set-Cookie")).isFalse();
+        long flooded = node.usedAfterGc();
+        String grew = NodeHeap.growth(classesBefore, node.histogram());
+        // The listener keeps each closed connection's record until its keep-alive timer (30 s)
+        // comes due; after that, nothing of the visitors may be left.
+        long settled = System.nanoTime();
+        java.util.concurrent.atomic.AtomicLong after =
+                new java.util.concurrent.atomic.AtomicLong(flooded);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> {
+                            after.set(node.usedAfterGc());
+                            assertThat(after.get() - before)
+                                    .as("what anonymous visitors leave on the node's heap, bytes")
+                                    .isLessThan(4L * 1024 * 1024);
+                        });
+        System.out.printf(
+                "Node heap after a full GC: %,d KB before; %,d KB right after 5,000 anonymous visits"
+                        + " and 100 failed logins with 200 KB names (%+,d KB; grown most:%n%s%n);"
+                        + " %,d KB (%+,d KB) %d s later, once the closed connections' keep-alive"
+                        + " timers came due%n",
+                before / 1024,
+                flooded / 1024,
+                (flooded - before) / 1024,
+                grew,
+                after.get() / 1024,
+                (after.get() - before) / 1024,
+                (System.nanoTime() - settled) / 1_000_000_000);
     }
 
     @org.junit.jupiter.api.Test
@@ -1452,7 +1593,8 @@ public class HostileInputIT {
                             "configurator_variable",
                             "aggregate_version",
                             "app_user",
-                            "app_user_role")) {
+                            "app_user_role",
+                            "api_token")) {
                 state.put(
                         table,
                         digest(

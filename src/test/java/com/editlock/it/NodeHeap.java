@@ -1,0 +1,95 @@
+package com.editlock.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The heap of the Payara node under test, read from outside as an operator would: the process that
+ * listens on the test's port (found with {@code ss}), a full collection and its heap summary (both
+ * with the JDK's {@code jcmd}).
+ */
+final class NodeHeap {
+
+    private static final Pattern PID = Pattern.compile("pid=(\\d+)");
+    private static final Pattern USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
+
+    private final long pid;
+
+    private NodeHeap(long pid) {
+        this.pid = pid;
+    }
+
+    /** The node that listens on {@code port} on this machine. */
+    static NodeHeap listeningOn(int port) throws IOException, InterruptedException {
+        String listeners = run("ss", "-Hltnp", "sport = :" + port);
+        Matcher m = PID.matcher(listeners);
+        if (!m.find()) {
+            throw new AssertionError(
+                    "No process found listening on port " + port + ": " + listeners);
+        }
+        return new NodeHeap(Long.parseLong(m.group(1)));
+    }
+
+    /** Bytes of heap in use after a full garbage collection. */
+    long usedAfterGc() throws IOException, InterruptedException {
+        run(jcmd(), String.valueOf(pid), "GC.run");
+        String info = run(jcmd(), String.valueOf(pid), "GC.heap_info");
+        Matcher m = USED.matcher(info);
+        if (!m.find()) {
+            throw new AssertionError("jcmd printed no heap summary: " + info);
+        }
+        return Long.parseLong(m.group(1)) * 1024;
+    }
+
+    /** Bytes per class on the heap, live objects only (the histogram forces a full collection). */
+    java.util.Map<String, Long> histogram() throws IOException, InterruptedException {
+        java.util.Map<String, Long> bytes = new java.util.HashMap<>();
+        Matcher m =
+                Pattern.compile("^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE)
+                        .matcher(run(jcmd(), String.valueOf(pid), "GC.class_histogram"));
+        while (m.find()) {
+            bytes.merge(m.group(2), Long.parseLong(m.group(1)), Long::sum);
+        }
+        return bytes;
+    }
+
+    /** The classes that grew most from {@code before} to {@code after}, one per line. */
+    static String growth(java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+        return after.entrySet().stream()
+                .map(
+                        e ->
+                                java.util.Map.entry(
+                                        e.getKey(),
+                                        e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(12)
+                .map(e -> String.format("  %+,12d B  %s", e.getValue(), e.getKey()))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    private static String jcmd() {
+        return java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        java.nio.file.Path out = java.nio.file.Files.createTempFile("editlock-jcmd", ".txt");
+        try {
+            Process p =
+                    new ProcessBuilder(List.of(command))
+                            .redirectErrorStream(true)
+                            .redirectOutput(out.toFile()) // a histogram is larger than a pipe holds
+                            .start();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not finish in 60 s");
+            }
+            return java.nio.file.Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            java.nio.file.Files.deleteIfExists(out);
+        }
+    }
+}
