@@ -571,6 +571,39 @@ public class EditlockIT {
 
     @Test
     @RunAsClient
+    void aPersonMakesUsesAndRevokesAnApiTokenOnTheTokensScreen() {
+        Browser omar = new Browser(uri());
+        omar.login("omar", "demo");
+        omar.get("tokens.xhtml");
+        omar.submit("make", Map.of("make:name", "report script"), "make:create");
+        var shown =
+                java.util.regex.Pattern.compile(
+                                "value=\"(elk_[A-Za-z0-9_-]{43})\"[^>]*data-testid=\"new-token\"")
+                        .matcher(omar.page());
+        assertThat(shown.find()).as("the new token, shown once: %s", omar.page()).isTrue();
+        String secret = shown.group(1);
+        assertThat(omar.page()).contains("Copy it now: it is not shown again.");
+        assertThat(new Browser(uri()).bearer(secret).get("api/locks").statusCode()).isEqualTo(200);
+
+        omar.get("tokens.xhtml");
+        assertThat(omar.page())
+                .as("listed by name and its first characters, never again in full")
+                .contains("report script")
+                .contains(secret.substring(0, 10))
+                .doesNotContain(secret);
+        omar.submit("tokens", Map.of(), "tokens:table:0:revoke");
+        assertThat(omar.page()).contains("Token \"report script\" of omar is revoked.");
+        assertThat(new Browser(uri()).bearer(secret).get("api/locks").statusCode()).isEqualTo(401);
+
+        omar.get("tokens.xhtml");
+        omar.submit("make", Map.of("make:name", "x", "make:days", "3650"), "make:create");
+        assertThat(omar.page())
+                .as("a lifetime not offered is refused")
+                .doesNotContain("data-testid=\"new-token\"");
+    }
+
+    @Test
+    @RunAsClient
     void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
         // Health and metrics live at the server's root, wherever the application is deployed (here:
         // /editlock).
