@@ -98,6 +98,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     @Override
     public AuthenticationStatus validateRequest(
             HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
+        // This runs before the filters: its own answers (the login redirect, a 401, a 429) need
+        // the security headers too.
+        RequestGuard.baselineHeaders(request, response);
         Credential credential = context.getAuthParameters().getCredential();
         if (credential != null) { // the login screen: a new login, even in a session that had one
             return login(credential, request, response, context);

@@ -155,12 +155,27 @@ public class RequestGuard extends HttpFilter {
 
     private void headers(
             HttpServletRequest request, HttpServletResponse response, boolean api, String nonce) {
+        baselineHeaders(request, response);
         response.setHeader(
                 "Content-Security-Policy",
                 "default-src 'self'; script-src 'self' 'nonce-"
                         + nonce
                         + "'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; "
                         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+        if (api) {
+            response.setHeader("Cache-Control", "no-store");
+        }
+    }
+
+    /**
+     * The headers of every answer, also of those made before this filter runs (the login redirect
+     * and the API's {@code 401}, made by the authentication mechanism): a policy that allows
+     * nothing, which this filter widens to the page's own for the answers it lets through.
+     */
+    static void baselineHeaders(HttpServletRequest request, HttpServletResponse response) {
+        response.setHeader(
+                "Content-Security-Policy",
+                "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("Referrer-Policy", "same-origin");
@@ -168,9 +183,6 @@ public class RequestGuard extends HttpFilter {
         response.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
         if (request.isSecure()) {
             response.setHeader("Strict-Transport-Security", "max-age=31536000");
-        }
-        if (api) {
-            response.setHeader("Cache-Control", "no-store");
         }
     }
 

@@ -1243,6 +1243,19 @@ public class HostileInputIT {
                 LoopbackHttp.send("127.0.0.4", at, "GET", "no-such-page.xhtml", Map.of(), null);
         assertThat(missing.status()).isEqualTo(302);
         assertThat(missing.hasHeader("Set-Cookie")).isFalse();
+        LoopbackHttp.Answer refused =
+                LoopbackHttp.send("127.0.0.4", at, "GET", "api/locks", Map.of(), null);
+        assertThat(refused.status()).isEqualTo(401);
+        for (LoopbackHttp.Answer made : List.of(missing, refused)) {
+            assertThat(
+                            List.of(
+                                    "Content-Security-Policy",
+                                    "X-Content-Type-Options",
+                                    "X-Frame-Options",
+                                    "Referrer-Policy"))
+                    .as("answers made before the request guard (the login redirect, the API's 401)")
+                    .allSatisfy(h -> assertThat(made.hasHeader(h)).as(h).isTrue());
+        }
         long flooded = node.usedAfterGc();
         String grew = NodeHeap.growth(classesBefore, node.histogram());
         // The listener keeps each closed connection's record until its keep-alive timer (30 s)
@@ -1255,6 +1268,9 @@ public class HostileInputIT {
                 .pollInterval(Duration.ofSeconds(5))
                 .untilAsserted(
                         () -> {
+                            if (sara != null) {
+                                heartbeats(); // the catalogue's sessions outlive this wait
+                            }
                             after.set(node.usedAfterGc());
                             assertThat(after.get() - before)
                                     .as("what anonymous visitors leave on the node's heap, bytes")
