@@ -35,7 +35,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * page benchmarks start Payara Micro nodes of their own.
  *
  * <p>System properties: {@code bench.quick=true} (one fork, short iterations: to try the command,
- * not to quote), {@code bench.parts=locks,release-all,sweep,pages,push} (a subset), {@code
+ * not to quote), {@code bench.parts=locks,release-all,sweep,pages,push,tokens} (a subset), {@code
  * bench.out} (where to write the report; default {@code BENCHMARKS.md}).
  */
 public final class Benchmarks {
@@ -52,7 +52,8 @@ public final class Benchmarks {
     public static void main(String[] args) throws Exception {
         Set<String> parts =
                 Set.of(
-                        System.getProperty("bench.parts", "locks,release-all,sweep,pages,push")
+                        System.getProperty(
+                                        "bench.parts", "locks,release-all,sweep,pages,push,tokens")
                                 .split(","));
         Path root = Path.of("").toAbsolutePath();
         Report report = new Report(root);
@@ -93,6 +94,9 @@ public final class Benchmarks {
             com.editlock.it.PageBenchmarks.run(
                     report, parts.contains("pages"), parts.contains("push"), QUICK);
         }
+        if (parts.contains("tokens")) {
+            com.editlock.it.TokenBenchmark.run(report, QUICK);
+        }
         // Only a run of every part replaces BENCHMARKS.md; a subset goes to target/ unless told
         // otherwise.
         String out0 = System.getProperty("bench.out", "");
@@ -100,7 +104,7 @@ public final class Benchmarks {
                 Path.of(
                         !out0.isBlank()
                                 ? out0
-                                : parts.size() == 5
+                                : parts.size() == 6
                                         ? "BENCHMARKS.md"
                                         : "target/benchmarks-partial.md");
         Files.writeString(out, env.header(parts) + report.markdown(), StandardCharsets.UTF_8);

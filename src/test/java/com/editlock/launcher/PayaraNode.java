@@ -114,6 +114,15 @@ public final class PayaraNode {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** CPU time the node's process has used so far, all its threads together. */
+    public java.time.Duration cpuTime() {
+        return process.toHandle()
+                .info()
+                .totalCpuDuration()
+                .orElseThrow(
+                        () -> new IllegalStateException("This system does not report CPU time"));
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
