@@ -10,6 +10,10 @@
  *   while its user is active; after the idle timeout it stops, with a warning a minute before.
  * - Leaving the page (pagehide) releases this tab's locks at once.
  * - "Notify me when free" waits for the record to become free, then says so (and opens it for editing if asked).
+ * - An editing page keeps what is typed as the person's draft (PUT /api/drafts/{key}, a second after the last
+ *   keystroke), with the values the page opened with; it survives a crash, a lost lock or a restart. When the page
+ *   opens with a kept draft that differs from what it shows, it offers Restore / Discard and marks the fields
+ *   someone else changed since the draft began.
  */
 var editlock = (function () {
     var page = document.getElementById('editlock-page');
@@ -177,9 +181,146 @@ var editlock = (function () {
         };
     }
 
+    /** The form's fields as the person sees them: name to value (no buttons, no Faces state). */
+    function fieldsOf(form) {
+        var fields = {};
+        Array.prototype.forEach.call(form.elements, function (e) {
+            if (!e.name || e.disabled || e.name.indexOf('jakarta.faces.') === 0
+                || ['hidden', 'submit', 'button', 'reset', 'file'].indexOf(e.type) >= 0) {
+                return;
+            }
+            fields[e.name] = e.type === 'checkbox' || e.type === 'radio' ? (e.checked ? e.value : '') : e.value;
+        });
+        return fields;
+    }
+
+    function same(a, b) {
+        var keys = Object.keys(a);
+        return keys.length === Object.keys(b).length && keys.every(function (k) { return a[k] === b[k]; });
+    }
+
+    function labelOf(form, name) {
+        var field = form.elements.namedItem(name);
+        var label = field && field.id ? document.querySelector('label[for="' + field.id + '"]') : null;
+        var row = /:(\d+):/.exec(name);
+        return label ? label.textContent : name.replace(/^edit:/, '').replace(/:\d+:/, ' ') + (row ? ' (row '
+            + (Number(row[1]) + 1) + ')' : '');
+    }
+
+    function keepDrafts() {
+        var form = document.getElementById('edit');
+        if (!form || settings.editing !== 'true' || !settings.draft || !window.fetch) {
+            return;
+        }
+        var opened = fieldsOf(form);
+        var kept = opened;
+        var timer = null;
+        var stopped = false;
+        function send() {
+            timer = null;
+            var now = fieldsOf(form);
+            if (stopped || same(now, kept)) {
+                return;
+            }
+            fetch(settings.draft, {
+                method: 'PUT', credentials: 'same-origin',
+                headers: {'Content-Type': 'application/json', 'X-Requested-With': 'editlock'},
+                body: JSON.stringify({fields: now, base: opened})
+            }).then(function (r) {
+                if (r.ok) {
+                    kept = now;
+                }
+            }).catch(function () { /* the next keystroke tries again */ });
+        }
+        function typed() {
+            if (timer) {
+                clearTimeout(timer);
+            }
+            timer = setTimeout(send, 1000);
+        }
+        form.addEventListener('input', typed);
+        form.addEventListener('change', typed);
+        form.addEventListener('submit', function () {
+            stopped = true; // Save (or Done) takes it from here; a late draft must not outlive a save
+            if (timer) {
+                clearTimeout(timer);
+            }
+        });
+        offerDraft(form, opened);
+    }
+
+    function offerDraft(form, opened) {
+        var notice = document.getElementById('draft-notice');
+        if (!notice || !settings.draftFields) {
+            return;
+        }
+        var draft = JSON.parse(settings.draftFields);
+        var base = JSON.parse(settings.draftBase || '{}');
+        // Only what the person changed is theirs to restore: a field they left alone keeps today's value, so a
+        // newer save by someone else is never undone by a restore.
+        var mine = Object.keys(draft).filter(function (name) {
+            return !(name in base) || base[name] !== draft[name];
+        });
+        if (mine.every(function (name) { return opened[name] === draft[name]; })) {
+            return; // nothing that is not on the page already
+        }
+        var changedSince = mine.filter(function (name) {
+            return name in base && name in opened && base[name] !== opened[name];
+        });
+        var changed = document.getElementById('draft-changed');
+        if (changedSince.length) {
+            changed.textContent = 'Someone else changed these since: '
+                + changedSince.map(function (n) { return labelOf(form, n); }).join(', ')
+                + ' — restoring puts your version back there.';
+        }
+        notice.hidden = false;
+        document.getElementById('restore-draft').addEventListener('click', function () {
+            var missing = [];
+            mine.forEach(function (name) {
+                var field = form.elements.namedItem(name);
+                if (!field || field.type === 'hidden') {
+                    missing.push(name);
+                } else if (field.type === 'checkbox' || field.type === 'radio') {
+                    field.checked = draft[name] !== '';
+                } else {
+                    field.value = draft[name];
+                }
+            });
+            changedSince.forEach(function (name) {
+                var field = form.elements.namedItem(name);
+                if (field && field.classList) {
+                    field.classList.add('changed-since');
+                    field.setAttribute('aria-describedby', 'draft-changed');
+                }
+            });
+            if (changedSince.length) {
+                changed.textContent = 'Someone else changed these since your draft began: '
+                    + changedSince.map(function (n) { return labelOf(form, n); }).join(', ')
+                    + ' (marked). Your version is in the form now; theirs is what the record holds until you save.';
+            }
+            document.getElementById('draft-text').textContent = 'Your unsaved changes are back in the form: check '
+                + 'them, then Save.' + (missing.length ? ' ' + missing.length + ' of them have no field here any '
+                + 'more (a row removed since): ' + missing.map(function (n) { return labelOf(form, n); })
+                .join(', ') + '.' : '');
+            this.hidden = true;
+            document.getElementById('discard-draft').hidden = true;
+            form.dispatchEvent(new Event('input')); // kept again, now as the form shows it
+        });
+        document.getElementById('discard-draft').addEventListener('click', function () {
+            fetch(settings.draft, {method: 'DELETE', credentials: 'same-origin',
+                headers: {'X-Requested-With': 'editlock'}});
+            notice.hidden = true;
+        });
+    }
+
     if (page) {
         bindNotify();
         keepLeases();
+        if (document.readyState === 'loading') { // this script runs above the form it watches
+            document.addEventListener('DOMContentLoaded', keepDrafts);
+        } else {
+            keepDrafts();
+        }
         window.addEventListener('pagehide', function () {
             if (settings.editing === 'true') {
                 navigator.sendBeacon(settings.leave);

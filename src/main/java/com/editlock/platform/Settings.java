@@ -24,6 +24,8 @@ public final class Settings {
     public static final String IDLE_TIMEOUT_SECONDS = "locks.idle.timeout.seconds";
     public static final String TAB_GRACE_SECONDS = "locks.tab.grace.seconds";
     public static final String AUDIT_RETENTION_DAYS = "locks.audit.retention.days";
+    public static final String DRAFT_RETENTION_DAYS = "locks.draft.retention.days";
+    public static final String MAX_DRAFT_BYTES = "locks.max.draft.bytes";
     public static final String OLD_LOCK_MINUTES = "locks.old.lock.minutes";
     public static final String MAX_LOCKS_PER_SESSION = "locks.max.locks.per.session";
     public static final String MAX_LOCK_AGE_MINUTES = "locks.max.lock.age.minutes";
@@ -43,6 +45,8 @@ public final class Settings {
     private final int idleTimeoutSeconds;
     private final int tabGraceSeconds;
     private final int auditRetentionDays;
+    private final int draftRetentionDays;
+    private final int maxDraftBytes;
     private final int oldLockMinutes;
     private final int maxLocksPerSession;
     private final int maxLockAgeMinutes;
@@ -63,6 +67,8 @@ public final class Settings {
         idleTimeoutSeconds = r.integer(IDLE_TIMEOUT_SECONDS, 900, 60, 86_400);
         tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 2, 0, 60);
         auditRetentionDays = r.integer(AUDIT_RETENTION_DAYS, 90, 1, 36_500);
+        draftRetentionDays = r.integer(DRAFT_RETENTION_DAYS, 30, 1, 3_650);
+        maxDraftBytes = r.integer(MAX_DRAFT_BYTES, 65_536, 1_024, 1_048_576);
         oldLockMinutes = r.integer(OLD_LOCK_MINUTES, 60, 1, 525_600);
         maxLocksPerSession = r.integer(MAX_LOCKS_PER_SESSION, 1_000, 1, 1_000_000);
         maxLockAgeMinutes = r.integer(MAX_LOCK_AGE_MINUTES, 720, 1, 525_600);
@@ -117,6 +123,16 @@ public final class Settings {
      */
     public int idleTimeoutSeconds() {
         return idleTimeoutSeconds;
+    }
+
+    /** How long an unsaved draft is kept after its last change; older ones are purged hourly. */
+    public int draftRetentionDays() {
+        return draftRetentionDays;
+    }
+
+    /** The most characters a draft (its fields and its base values together) may have. */
+    public int maxDraftBytes() {
+        return maxDraftBytes;
     }
 
     /** How long the lock history is kept; older lines are purged by the sweep timer. */

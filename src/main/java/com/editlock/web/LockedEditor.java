@@ -1,6 +1,7 @@
 package com.editlock.web;
 
 import com.editlock.configurator.ConcurrentModificationException;
+import com.editlock.configurator.Drafts;
 import com.editlock.configurator.Editing;
 import com.editlock.configurator.InvalidDraftException;
 import com.editlock.live.LivePages;
@@ -60,6 +61,8 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     @Inject transient ResourceCatalog catalog;
 
+    @Inject transient Drafts drafts;
+
     /** This tab: locks remember the view that took them. */
     private final String viewToken = UUID.randomUUID().toString();
 
@@ -74,6 +77,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private LockKey shownKey;
 
     private LockKey aggregate;
+
+    /** The person's unsaved draft of this record when the page opened (editing only), or null. */
+    private Drafts.Draft draft;
 
     /** Who was in the way when the page last looked, for "Sara has finished". */
     private String lastHolders;
@@ -173,6 +179,18 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 describeWhoIsInTheWay(inAggregate);
             }
             lookAtViewers(inAggregate);
+            if (lock != null) {
+                draft = findDraft(me.login());
+            }
+        }
+    }
+
+    private Drafts.Draft findDraft(String login) {
+        try {
+            return drafts.find(login, shownKey).orElse(null);
+        } catch (RuntimeException e) { // the page works without the offer; the draft stays kept
+            LOG.log(Level.WARNING, "Could not read a draft", e);
+            return null;
         }
     }
 
@@ -294,6 +312,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             return null;
         }
         release();
+        try { // saved: what was typed is in the record now
+            drafts.delete(owner.get().login(), shownKey);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Saved, but could not delete the saved draft", e);
+        }
         info("Saved “" + title() + "”. Your lock is released.");
         return returnOutcome() + "?faces-redirect=true";
     }
@@ -432,5 +455,29 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** This tab's token: the page's heartbeat renews only the locks this tab took. */
     public String getViewToken() {
         return viewToken;
+    }
+
+    /** Where the page keeps its draft as the person types ({@code /api/drafts/{key}}). */
+    public String getDraftKey() {
+        return shownKey == null ? "" : shownKey.toString();
+    }
+
+    /** The kept draft's fields (JSON) when the page opened, or empty. */
+    public String getDraftFields() {
+        return draft == null ? "" : draft.fields();
+    }
+
+    /** The values the page showed when that draft began (JSON), or empty. */
+    public String getDraftBase() {
+        return draft == null ? "" : draft.base();
+    }
+
+    /** When the kept draft was last saved, as the page says it. */
+    public String getDraftTime() {
+        return draft == null
+                ? ""
+                : java.time.format.DateTimeFormatter.ofPattern("HH:mm")
+                        .withZone(java.time.ZoneId.systemDefault())
+                        .format(draft.savedAt());
     }
 }

@@ -604,6 +604,94 @@ public class EditlockIT {
 
     @Test
     @RunAsClient
+    void anUnsavedDraftIsKeptForItsAuthorOnly() {
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+        String path = "api/drafts/configurator:4:variables";
+        // Bad drafts are refused with a sentence, and nothing is kept.
+        for (String body :
+                List.of(
+                        "{\"fields\":{\"edit:name\":5},\"base\":{}}",
+                        "{\"fields\":[],\"base\":{}}",
+                        "{\"fields\":{},\"base\":{},\"owner\":\"omar\"}",
+                        "{\"fields\":{\"edit:name\":\"a\\u0000b\"},\"base\":{}}",
+                        "{\"fields\":{\"edit:name\":\""
+                                + "x".repeat(70_000)
+                                + "\"},\"base\":{}}")) {
+            HttpResponse<String> refused = sara.send("PUT", path, body);
+            assertThat(refused.statusCode())
+                    .as(body.substring(0, Math.min(60, body.length())))
+                    .isEqualTo(400);
+            assertThat(json(refused.body()).getString("error")).isNotBlank();
+        }
+        assertThat(sara.get(path).statusCode()).isEqualTo(404);
+        assertThat(
+                        sara.send(
+                                        "PUT",
+                                        "api/drafts/configurator:999",
+                                        "{\"fields\":{},\"base\":{}}")
+                                .statusCode())
+                .isEqualTo(404);
+
+        HttpResponse<String> kept =
+                sara.send(
+                        "PUT",
+                        path,
+                        "{\"fields\":{\"edit:name\":\"Grüße, Sara\"},\"base\":{\"edit:name\":\"Old\"}}");
+        assertThat(kept.statusCode()).isEqualTo(200);
+        var back = json(sara.get(path).body());
+        assertThat(back.getJsonObject("fields").getString("edit:name")).isEqualTo("Grüße, Sara");
+        assertThat(back.getJsonObject("base").getString("edit:name")).isEqualTo("Old");
+
+        // Nobody else reads, restores or discards it: each person's calls name only their own.
+        assertThat(omar.get(path).statusCode()).isEqualTo(404);
+        assertThat(omar.delete(path).statusCode()).isEqualTo(404);
+        assertThat(json(sara.get(path).body()).getJsonObject("fields").getString("edit:name"))
+                .isEqualTo("Grüße, Sara");
+
+        assertThat(sara.delete(path).statusCode()).isEqualTo(204);
+        assertThat(sara.get(path).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @RunAsClient
+    void aKeptDraftIsOfferedWhenItsAuthorOpensTheRecordAgainAndASaveDeletesIt() {
+        Browser sara = new Browser(uri());
+        sara.login("sara", "demo");
+        assertThat(
+                        sara.send(
+                                        "PUT",
+                                        "api/drafts/configurator:3",
+                                        "{\"fields\":{\"edit:description\":\"typed before the crash\"},"
+                                                + "\"base\":{\"edit:description\":\"\"}}")
+                                .statusCode())
+                .isEqualTo(200);
+        sara.get("configurator.xhtml?id=3");
+        assertThat(sara.testId("lock-status")).contains("You are editing");
+        assertThat(sara.page())
+                .as("the offer, and the draft for the page's script to restore")
+                .contains("data-testid=\"draft-notice\"")
+                .contains("data-testid=\"restore-draft\"")
+                .contains("typed before the crash");
+        Browser omar = new Browser(uri());
+        omar.login("omar", "demo");
+        omar.get("configurator.xhtml?id=3");
+        assertThat(omar.page())
+                .as("never on anyone else's page")
+                .doesNotContain("typed before the crash");
+
+        sara.submit("edit", Map.of(), "edit:save");
+        assertThat(sara.page()).contains("Your lock is released");
+        assertThat(sara.get("api/drafts/configurator:3").statusCode())
+                .as("a successful save deletes the saver's draft")
+                .isEqualTo(404);
+        sara.get("configurator.xhtml?id=3");
+        assertThat(sara.page()).doesNotContain("data-testid=\"draft-notice\"");
+        sara.submit("edit", Map.of(), "edit:done");
+    }
+
+    @Test
+    @RunAsClient
     void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
         // Health and metrics live at the server's root, wherever the application is deployed (here:
         // /editlock).

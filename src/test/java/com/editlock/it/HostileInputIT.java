@@ -797,6 +797,47 @@ public class HostileInputIT {
                         null,
                         404,
                         "no API token"));
+        // ---- drafts ----
+        all.add(
+                new Case(
+                        "draft beyond its bound",
+                        () -> omar,
+                        "PUT",
+                        "api/drafts/configurator:3",
+                        json(),
+                        "{\"fields\":{\"edit:name\":\"" + "d".repeat(100_000) + "\"},\"base\":{}}",
+                        400,
+                        "at most 65536 are kept"));
+        all.add(
+                new Case(
+                        "draft with a number for a field",
+                        () -> omar,
+                        "PUT",
+                        "api/drafts/configurator:3",
+                        json(),
+                        "{\"fields\":{\"edit:name\":1},\"base\":{}}",
+                        400,
+                        "must be a string"));
+        all.add(
+                new Case(
+                        "draft of a record that does not exist",
+                        () -> omar,
+                        "PUT",
+                        "api/drafts/configurator:999999",
+                        json(),
+                        "{\"fields\":{},\"base\":{}}",
+                        404,
+                        "configurator:999999"));
+        all.add(
+                new Case(
+                        "reading a draft one does not have",
+                        () -> omar,
+                        "GET",
+                        "api/drafts/configurator:1",
+                        Map.of(),
+                        null,
+                        404,
+                        "You have no draft"));
         // ---- the live stream ----
         all.add(
                 new Case(
@@ -1610,7 +1651,8 @@ public class HostileInputIT {
                             "aggregate_version",
                             "app_user",
                             "app_user_role",
-                            "api_token")) {
+                            "api_token",
+                            "edit_draft")) {
                 state.put(
                         table,
                         digest(

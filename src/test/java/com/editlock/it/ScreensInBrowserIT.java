@@ -573,6 +573,104 @@ public class ScreensInBrowserIT {
     }
 
     /** With {@code -Deditlock.screenshots=DIR}: saves what the browser shows, for the README. */
+    // ---- nobody loses work: what was typed outlives a crash ----
+
+    @Test
+    void aCrashedBrowsersTypingIsRestoredWithTheFieldsSomeoneChangedSinceMarked() {
+        URI at = URI.create(base.toString());
+        Browser saraApi = new Browser(at).basic("sara", "demo");
+        Browser omarApi = new Browser(at).basic("omar", "demo");
+        var before =
+                Json.createReader(new StringReader(omarApi.get("api/configurators/2").body()))
+                        .readObject();
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=2");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        var name = sara.findElement(By.id("edit:name"));
+        name.clear();
+        name.sendKeys("Typed before the crash");
+        sara.findElement(By.id("edit:description")).sendKeys(" + Sara's words");
+        await("the draft reaches the server a second after the last keystroke")
+                .atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                saraApi.get("api/drafts/configurator:2")
+                                        .body()
+                                        .contains("Sara's words"));
+        Chromium.kill(sara);
+        sara = Chromium.start();
+
+        // Meanwhile Omar saves a newer description, once the crashed tab's lock is gone.
+        await("the crashed tab's lock ends")
+                .atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                omarApi.postJson("api/locks", "{\"resource\":\"configurator:2\"}")
+                                                .statusCode()
+                                        == 201);
+        var current =
+                Json.createReader(new StringReader(omarApi.get("api/configurators/2").body()))
+                        .readObject();
+        assertThat(
+                        omarApi.send(
+                                        "PUT",
+                                        "api/configurators/2",
+                                        Json.createObjectBuilder(current)
+                                                .add("description", "Omar's newer text")
+                                                .build()
+                                                .toString())
+                                .statusCode())
+                .isEqualTo(200);
+        omarApi.delete("api/locks/configurator:2");
+
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=2");
+        var notice = sara.findElement(By.cssSelector("[data-testid=draft-notice]"));
+        await().atMost(Duration.ofSeconds(5)).until(notice::isDisplayed);
+        assertThat(notice.getText()).startsWith("You have unsaved changes from");
+        assertThat(testId(sara, "draft-changed"))
+                .isEqualTo(
+                        "Someone else changed these since: Description — restoring puts your version"
+                                + " back there.");
+        assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                .as("nothing is put back before she asks")
+                .isEqualTo("Omar's newer text");
+        shot(sara, "6-draft-offered");
+        sara.findElement(By.cssSelector("[data-testid=restore-draft]")).click();
+        assertThat(sara.findElement(By.id("edit:name")).getAttribute("value"))
+                .isEqualTo("Typed before the crash");
+        var description = sara.findElement(By.id("edit:description"));
+        assertThat(description.getAttribute("value")).endsWith(" + Sara's words");
+        assertThat(description.getAttribute("class")).contains("changed-since");
+        shot(sara, "7-draft-restored");
+        sara.findElement(By.cssSelector("[data-testid=save]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                omarApi.get("api/configurators/2")
+                                        .body()
+                                        .contains("Typed before the crash"));
+        assertThat(saraApi.get("api/drafts/configurator:2").statusCode())
+                .as("saved: the draft is gone")
+                .isEqualTo(404);
+
+        // Put the record back as it was for the other tests.
+        assertThat(omarApi.postJson("api/locks", "{\"resource\":\"configurator:2\"}").statusCode())
+                .isEqualTo(201);
+        var saved =
+                Json.createReader(new StringReader(omarApi.get("api/configurators/2").body()))
+                        .readObject();
+        omarApi.send(
+                "PUT",
+                "api/configurators/2",
+                Json.createObjectBuilder(saved)
+                        .add("name", before.getString("name"))
+                        .add("description", before.getString("description"))
+                        .build()
+                        .toString());
+        omarApi.delete("api/locks/configurator:2");
+    }
+
     private static void shot(ChromeDriver browser, String name) {
         String dir = System.getProperty("editlock.screenshots");
         if (dir != null) {
@@ -659,6 +757,27 @@ public class ScreensInBrowserIT {
                     .contains("Ada released your lock: Needed for the audit");
             assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
                     .endsWith("Typed by Sara.");
+            // What she typed is her draft on the server too, offered when she opens it again.
+            Browser saraApi = new Browser(URI.create(base.toString())).basic("sara", "demo");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    saraApi.get("api/drafts/configurator:1")
+                                            .body()
+                                            .contains("Typed by Sara."));
+            sara.get(base + "configurator.xhtml?id=1");
+            assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+            await().atMost(Duration.ofSeconds(5))
+                    .until(
+                            () ->
+                                    sara.findElement(By.cssSelector("[data-testid=draft-notice]"))
+                                            .isDisplayed());
+            sara.findElement(By.cssSelector("[data-testid=restore-draft]")).click();
+            assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                    .endsWith("Typed by Sara.");
+            sara.findElement(By.cssSelector("[data-testid=done]")).click();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> saraApi.delete("api/drafts/configurator:1").statusCode() == 204);
 
             ada.findElement(By.cssSelector("[data-testid=open-history]")).click();
             await().atMost(Duration.ofSeconds(10))
