@@ -145,6 +145,40 @@ public class LockResource {
         return Response.noContent().build();
     }
 
+    /**
+     * Takes {@code resource} from whoever holds it, with a reason: admins and the take-over role.
+     * The holder's open page is told at once who took it and why; what they typed stays theirs as
+     * their draft. Body: {@code {"reason":"…"}}.
+     */
+    @POST
+    @Path("{resource}/take-over")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonObject takeOver(@PathParam("resource") String resource, String body) {
+        LockKey key = existing(resource);
+        if (!owner.mayTakeOver()) {
+            throw new ForbiddenException(
+                    "Only an admin or a person with the take-over role may take a lock from its"
+                            + " holder.");
+        }
+        JsonObject request =
+                LockJson.object(
+                        body,
+                        "The body must be a JSON object like {\"reason\":\"Sara is on holiday\"}.",
+                        Set.of("reason"));
+        String reason = text(request, "reason", "");
+        if (reason.isBlank()) {
+            throw new BadRequestException(
+                    "Say why you take it over: {\"reason\":\"…\"} (it is shown to the holder and"
+                            + " kept in the history).");
+        }
+        LockOwner me = owner.get();
+        try {
+            return LockJson.lock(locks.takeOver(key, me, null, me.login(), reason));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(e.getMessage());
+        }
+    }
+
     /** Admins: the history of one resource ({@code ?resource=}) or of all, newest first. */
     @GET
     @Path("events")

@@ -28,12 +28,17 @@ public enum LockEventType {
      */
     EXPIRED,
     /** An admin released it, with a reason. */
-    FORCE_RELEASED;
+    FORCE_RELEASED,
+    /**
+     * An admin or a person with the take-over role took it, with a reason, in the same transaction
+     * that granted it to them (their {@code ACQUIRED} line follows): nobody could get in between.
+     */
+    TAKEN_OVER;
 
     /** Whether this line ends a lock. */
     public boolean endsLock() {
         return switch (this) {
-            case RELEASED, VIEW_CLOSED, SESSION_ENDED, EXPIRED, FORCE_RELEASED -> true;
+            case RELEASED, VIEW_CLOSED, SESSION_ENDED, EXPIRED, FORCE_RELEASED, TAKEN_OVER -> true;
             default -> false;
         };
     }

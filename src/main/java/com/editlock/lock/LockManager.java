@@ -94,6 +94,18 @@ public interface LockManager {
     List<Lock> forceRelease(LockKey key, String adminLogin, String reason);
 
     /**
+     * Takes {@code key} from whoever holds it and grants it to {@code taker} (WRITE, for {@code
+     * view}) in one transaction under the aggregate's serialization: the holder's lines end {@code
+     * TAKEN_OVER} with {@code actorLogin} and the reason, the taker's {@code ACQUIRED} follows, and
+     * no third acquirer can be granted anything in between. When the holder also holds other locks
+     * of the aggregate that stand in the way, nothing changes.
+     *
+     * @throws IllegalArgumentException when the reason is blank or longer than 500 characters
+     * @throws LockUnavailableException when locks other than those on {@code key} stand in the way
+     */
+    Lock takeOver(LockKey key, LockOwner taker, String view, String actorLogin, String reason);
+
+    /**
      * Checks, inside the caller's transaction, that {@code owner} still holds a live WRITE lock on
      * {@code key} with {@code fencingToken}, and keeps it from being released until that
      * transaction ends. A READ lock never writes.

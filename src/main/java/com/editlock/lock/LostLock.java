@@ -59,6 +59,8 @@ public record LostLock(
                         : switch (ending) {
                             case FORCE_RELEASED ->
                                     actor + " released your lock: " + reason + " (" + key + ")";
+                            case TAKEN_OVER ->
+                                    actor + " took over your lock: " + reason + " (" + key + ")";
                             case EXPIRED ->
                                     "Your lock on "
                                             + key

@@ -43,4 +43,9 @@ public class CurrentOwner {
     public boolean isAdmin() {
         return request.isUserInRole(Roles.ADMIN);
     }
+
+    /** Whether the caller may take a lock from its holder: an admin, or the take-over role. */
+    public boolean mayTakeOver() {
+        return isAdmin() || request.isUserInRole(Roles.TAKE_OVER);
+    }
 }

@@ -78,6 +78,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     private LockKey aggregate;
 
+    /** The take-over's reason as typed, and whether its confirmation is showing. */
+    private String takeOverReason;
+
+    private boolean confirmingTakeOver;
+
     /** The person's unsaved draft of this record when the page opened (editing only), or null. */
     private Drafts.Draft draft;
 
@@ -319,6 +324,87 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
         info("Saved “" + title() + "”. Your lock is released.");
         return returnOutcome() + "?faces-redirect=true";
+    }
+
+    /** Whether this person may take the record from its holder here (and someone holds it). */
+    public boolean isMayTakeOver() {
+        return found
+                && lock == null
+                && !refused
+                && !free
+                && shownKey != null
+                && owner.mayTakeOver();
+    }
+
+    /** First step: a reason is required, then the confirmation shows. */
+    public void askTakeOver() {
+        if (takeOverReason == null || takeOverReason.isBlank()) {
+            FacesContext.getCurrentInstance()
+                    .addMessage(
+                            "takeOver:reason",
+                            new FacesMessage(
+                                    FacesMessage.SEVERITY_ERROR,
+                                    "Say why you take it over: the holder is shown the reason, and"
+                                            + " it is kept.",
+                                    null));
+            return;
+        }
+        confirmingTakeOver = true;
+    }
+
+    public void cancelTakeOver() {
+        confirmingTakeOver = false;
+    }
+
+    /**
+     * Takes the lock from its holder in one step (nobody can get in between) and opens the record
+     * for editing here. The holder's page is told at once who took it and why; what they typed
+     * stays on their page and is kept as their draft.
+     */
+    public String takeOver() {
+        if (!isMayTakeOver()) {
+            error("You may not take this over now.");
+            return null;
+        }
+        LockOwner me = owner.get();
+        try {
+            locks.takeOver(shownKey, me, viewToken, me.login(), takeOverReason);
+        } catch (IllegalArgumentException e) {
+            confirmingTakeOver = false;
+            error(e.getMessage());
+            return null;
+        } catch (LockUnavailableException e) {
+            confirmingTakeOver = false;
+            error(
+                    "Not taken over: "
+                            + LockSentences.names(e.holders())
+                            + " also edit parts of it; take those over first.");
+            return null;
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not take over a lock", e);
+            error(LockStoreException.userMessage());
+            return null;
+        }
+        info("You took over “" + title() + "”: you are editing it.");
+        String viewId = FacesContext.getCurrentInstance().getViewRoot().getViewId();
+        return viewId + "?faces-redirect=true&id=" + getShownId();
+    }
+
+    public String getTakeOverReason() {
+        return takeOverReason;
+    }
+
+    public void setTakeOverReason(String takeOverReason) {
+        this.takeOverReason = takeOverReason;
+    }
+
+    public boolean isConfirmingTakeOver() {
+        return confirmingTakeOver;
+    }
+
+    /** Who holds the record now, as the confirmation names them. */
+    public String getHolderNames() {
+        return lastHolders == null ? "its holder" : lastHolders;
     }
 
     public String done() {

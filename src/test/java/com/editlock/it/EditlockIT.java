@@ -691,6 +691,61 @@ public class EditlockIT {
     }
 
     @Test
+    void aTakeOverNeedsTheRoleAndAReasonAndFencesTheHolderOff() throws Exception {
+        String path = "api/locks/item:6:filters/take-over";
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        HttpResponse<String> taken =
+                sara.postJson("api/locks", "{\"resource\":\"item:6:filters\"}");
+        assertThat(taken.statusCode()).isEqualTo(201);
+        long saras = json(taken.body()).getJsonNumber("token").longValue();
+
+        HttpResponse<String> editor =
+                new Browser(uri()).basic("omar", "demo").postJson(path, "{\"reason\":\"x\"}");
+        assertThat(editor.statusCode()).as("an editor without the role").isEqualTo(403);
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        for (String body :
+                List.of(
+                        "{}",
+                        "{\"reason\":\" \"}",
+                        "{\"reason\":\"a\\u0007b\"}",
+                        "{\"reason\":5}")) {
+            HttpResponse<String> refused = ada.postJson(path, body);
+            assertThat(refused.statusCode()).as(body).isEqualTo(400);
+            assertThat(json(refused.body()).getString("error")).isNotBlank();
+        }
+        assertThat(
+                        json(sara.get("api/locks/item:6:filters").body())
+                                .getJsonObject("holder")
+                                .getString("user"))
+                .as("nothing changed")
+                .isEqualTo("sara");
+
+        // The role, given to Omar, lets him take it over; his Basic session reads his roles afresh.
+        execute("insert into app_user_role (login, role) values ('omar', 'take-over')");
+        try {
+            Browser omar = new Browser(uri()).basic("omar", "demo");
+            HttpResponse<String> took = omar.postJson(path, "{\"reason\":\"Sara is on holiday\"}");
+            assertThat(took.statusCode()).isEqualTo(200);
+            var lock = json(took.body());
+            assertThat(lock.getJsonObject("holder").getString("user")).isEqualTo("omar");
+            assertThat(lock.getJsonNumber("token").longValue()).isNotEqualTo(saras);
+            assertThat(sara.get("api/locks").body()).as("Sara holds nothing now").isEqualTo("[]");
+            assertThat(sara.delete("api/locks/item:6:filters").statusCode()).isEqualTo(403);
+            var history =
+                    jsonArray(ada.get("api/locks/events?resource=item:6:filters&limit=3").body());
+            assertThat(history.stream().map(e -> e.asJsonObject().getString("type")).toList())
+                    .containsExactly("ACQUIRED", "TAKEN_OVER", "ACQUIRED");
+            var takenOver = history.get(1).asJsonObject();
+            assertThat(takenOver.getString("actor")).isEqualTo("omar");
+            assertThat(takenOver.getString("reason")).isEqualTo("Sara is on holiday");
+            assertThat(takenOver.getJsonNumber("token").longValue()).isEqualTo(saras);
+            assertThat(omar.delete("api/locks/item:6:filters").statusCode()).isEqualTo(204);
+        } finally {
+            execute("delete from app_user_role where login = 'omar' and role = 'take-over'");
+        }
+    }
+
+    @Test
     @RunAsClient
     void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
         // Health and metrics live at the server's root, wherever the application is deployed (here:

@@ -838,6 +838,37 @@ public class HostileInputIT {
                         null,
                         404,
                         "You have no draft"));
+        // ---- take-over ----
+        all.add(
+                new Case(
+                        "take-over by an editor without the role",
+                        () -> omar,
+                        "POST",
+                        "api/locks/configurator:1/take-over",
+                        json(),
+                        "{\"reason\":\"mine now\"}",
+                        403,
+                        "take-over role"));
+        all.add(
+                new Case(
+                        "take-over without a reason",
+                        () -> ada,
+                        "POST",
+                        "api/locks/configurator:1/take-over",
+                        json(),
+                        "{\"reason\":\"  \"}",
+                        400,
+                        "Say why you take it over"));
+        all.add(
+                new Case(
+                        "take-over with a reason of 501 characters",
+                        () -> ada,
+                        "POST",
+                        "api/locks/configurator:1/take-over",
+                        json(),
+                        "{\"reason\":\"" + "r".repeat(501) + "\"}",
+                        400,
+                        "at most 500 characters"));
         // ---- the live stream ----
         all.add(
                 new Case(

@@ -671,6 +671,106 @@ public class ScreensInBrowserIT {
         omarApi.delete("api/locks/configurator:2");
     }
 
+    @Test
+    void anAdminTakesOverWithAReasonAndTheHoldersTypingIsKeptAsHerDraft() {
+        URI at = URI.create(base.toString());
+        Browser saraApi = new Browser(at).basic("sara", "demo");
+        Browser omarApi = new Browser(at).basic("omar", "demo");
+        var before =
+                Json.createReader(new StringReader(omarApi.get("api/configurators/4").body()))
+                        .readObject();
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=4");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        sara.findElement(By.id("edit:description")).sendKeys(" + Sara's note");
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                saraApi.get("api/drafts/configurator:4")
+                                        .body()
+                                        .contains("Sara's note"));
+        ChromeDriver ada = Chromium.start();
+        try {
+            login(ada, "ada");
+            ada.get(base + "configurator.xhtml?id=4");
+            assertThat(testId(ada, "lock-status")).startsWith("Being edited by Sara");
+            ada.findElement(By.cssSelector("[data-testid=take-over]")).click();
+            await("a reason is required")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> ada.getPageSource().contains("Say why you take it over"));
+            ada.findElement(By.cssSelector("[data-testid=take-over-reason]"))
+                    .sendKeys("Month-end close");
+            ada.findElement(By.cssSelector("[data-testid=take-over]")).click();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    !ada.findElements(
+                                                    By.cssSelector(
+                                                            "[data-testid=confirm-take-over]"))
+                                            .isEmpty());
+            shot(ada, "8-take-over-confirm");
+            ada.findElement(By.cssSelector("[data-testid=confirm-take-over]")).click();
+            await("Ada edits at once")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> testId(ada, "lock-status").equals("You are editing"));
+            await("Sara is told at once, by name and reason")
+                    .atMost(Duration.ofSeconds(3))
+                    .until(
+                            () ->
+                                    !sara.findElements(By.cssSelector("[data-testid=lock-lost]"))
+                                            .isEmpty());
+            assertThat(testId(sara, "lock-lost"))
+                    .contains("Ada took over your lock: Month-end close");
+            assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                    .endsWith(" + Sara's note");
+            var description = ada.findElement(By.id("edit:description"));
+            description.clear();
+            description.sendKeys("Ada's month-end text");
+            ada.findElement(By.cssSelector("[data-testid=save]")).click();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    omarApi.get("api/configurators/4")
+                                            .body()
+                                            .contains("Ada's month-end text"));
+        } finally {
+            Chromium.quit(ada);
+        }
+        // Later, Sara opens it again: her words are offered, with the description marked.
+        sara.get(base + "configurator.xhtml?id=4");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                sara.findElement(By.cssSelector("[data-testid=draft-notice]"))
+                                        .isDisplayed());
+        assertThat(testId(sara, "draft-changed")).contains("Description");
+        sara.findElement(By.cssSelector("[data-testid=restore-draft]")).click();
+        assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                .endsWith(" + Sara's note")
+                .doesNotContain("Ada's month-end text");
+        sara.findElement(By.cssSelector("[data-testid=done]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> saraApi.delete("api/drafts/configurator:4").statusCode() == 204);
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                omarApi.postJson("api/locks", "{\"resource\":\"configurator:4\"}")
+                                                .statusCode()
+                                        == 201);
+        var saved =
+                Json.createReader(new StringReader(omarApi.get("api/configurators/4").body()))
+                        .readObject();
+        omarApi.send(
+                "PUT",
+                "api/configurators/4",
+                Json.createObjectBuilder(saved)
+                        .add("description", before.getString("description"))
+                        .build()
+                        .toString());
+        omarApi.delete("api/locks/configurator:4");
+    }
+
     private static void shot(ChromeDriver browser, String name) {
         String dir = System.getProperty("editlock.screenshots");
         if (dir != null) {

@@ -314,6 +314,59 @@ public class JdbcLockManager implements LockManager {
                 key.toString());
     }
 
+    /**
+     * One transaction, one connection: the aggregate's advisory lock first (a third acquirer waits
+     * behind it, then finds the taker's row), the holders' rows on the key deleted and audited,
+     * then the ordinary grant. A refused grant (other locks of the holder in the way) rolls back
+     * the delete.
+     */
+    @Override
+    @Transactional(Transactional.TxType.REQUIRED)
+    public Lock takeOver(
+            LockKey key, LockOwner taker, String view, String actorLogin, String reason) {
+        String why = checkedReason(reason, key.toString());
+        TreeMap<LockKey, LockKey> aggregateOf = new TreeMap<>();
+        aggregateOf.put(key, catalog.aggregateOf(key));
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps =
+                    bind(
+                            c.prepareStatement(LockStatements.SERIALIZE_AGGREGATE),
+                            aggregateOf.get(key).toString())) {
+                ps.execute();
+            }
+            try (PreparedStatement ps =
+                            bind(
+                                    c.prepareStatement(LockStatements.TAKE_FROM),
+                                    key.toString(),
+                                    taker.ownerId(),
+                                    LockEventType.TAKEN_OVER.name(),
+                                    actorLogin,
+                                    why);
+                    ResultSet rs = ps.executeQuery()) {
+                LockRows.locks(rs);
+            }
+            for (int attempt = 0; attempt < GRANT_ATTEMPTS; attempt++) {
+                List<Lock> granted = grantAll(c, aggregateOf, LockMode.WRITE, taker, view);
+                if (granted.size() == 1) {
+                    return granted.get(0);
+                }
+                List<Lock> inTheWay =
+                        liveConflicts(
+                                c, key, aggregateOf.get(key), LockMode.WRITE, taker.ownerId());
+                if (!inTheWay.isEmpty()) { // rolls the release back with the transaction
+                    throw new LockUnavailableException(key, inTheWay);
+                }
+            }
+            throw new IllegalStateException(
+                    GRANT_ATTEMPTS
+                            + " grants of a take-over of "
+                            + key
+                            + " in a row were refused.");
+        } catch (SQLException e) {
+            throw new LockStoreException("take over " + key, e);
+        }
+    }
+
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public int renew(String ownerId, String view) {

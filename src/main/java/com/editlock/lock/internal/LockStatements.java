@@ -167,6 +167,12 @@ final class LockStatements {
     static final String FORCE_RELEASE = deleteAndAudit("resource_key = ?");
 
     /**
+     * The take-over's release: the other owners' rows on the key (the taker's own stay).
+     * Parameters: key, taker's owner id.
+     */
+    static final String TAKE_FROM = deleteAndAudit("resource_key = ? and owner_id <> ?");
+
+    /**
      * One batch of the sweep: lapsed rows, oldest first, skipping rows another transaction has
      * locked (another node's sweep, a save under way), so two sweeps never wait for each other or
      * audit a row twice. Parameter: batch size.
@@ -231,7 +237,8 @@ final class LockStatements {
             select e.event_type, coalesce(u.display_name, e.actor), e.reason
             from lock_event e left join app_user u on u.login = e.actor
             where e.resource_key = ? and e.fencing_token = ?
-              and e.event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED')
+              and e.event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED',
+                                   'TAKEN_OVER')
             order by e.id desc limit 1""";
 
     /** The live lock on a key: the writer, else the oldest reader. Parameter: key. */

@@ -312,6 +312,102 @@ class LockStoreContractTest {
                 .hasMessageContaining("Sara has been editing it since");
     }
 
+    // ---- take-over: from the holder to the taker, with nobody in between ----
+
+    @Test
+    void aTakeOverPassesTheLockWithNoGapAThirdAcquirerCouldUseAndFencesTheFormerHolder()
+            throws Exception {
+        Lock saras = write(whole, sara);
+        // The third acquirer arrives after the holder's row is gone and before the taker's grant.
+        var omars = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<Lock>>();
+        store.beforeNext(
+                LockStatements.SERIALIZE_AGGREGATE
+                        + ";\n"
+                        + LockStatements.CLEAN_UP_AGGREGATE
+                        + ";\n"
+                        + LockStatements.grantAll(1),
+                () -> {
+                    omars.set(CompletableFuture.supplyAsync(() -> write(whole, omar)));
+                    await().atMost(Duration.ofSeconds(20))
+                            .pollInterval(Duration.ofMillis(20))
+                            .until(
+                                    () ->
+                                            store.number(
+                                                            "select count(*) from pg_locks where"
+                                                                    + " locktype = 'advisory' and not"
+                                                                    + " granted")
+                                                    > 0);
+                });
+        Lock adas =
+                store.inTransaction(
+                        () -> locks.takeOver(whole, ada, "ada-tab", "ada", "Sara is away"));
+        assertThat(adas.userLogin()).isEqualTo("ada");
+        assertThat(adas.fencingToken()).isNotEqualTo(saras.fencingToken());
+        assertThatThrownBy(() -> omars.get().get(30, TimeUnit.SECONDS))
+                .as("the third acquirer waited, then found Ada's lock")
+                .hasCauseInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("locked by Ada");
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.TAKEN_OVER,
+                        LockEventType.ACQUIRED,
+                        LockEventType.DENIED);
+        LockEvent taken =
+                locks.history(whole, 10).stream()
+                        .filter(e -> e.type() == LockEventType.TAKEN_OVER)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(taken.fencingToken()).isEqualTo(saras.fencingToken());
+        assertThat(taken.actor()).isEqualTo("ada");
+        assertThat(taken.reason()).isEqualTo("Sara is away");
+        assertThatThrownBy(() -> verify(saras))
+                .as("Sara's save is refused, and says who took it and why")
+                .isInstanceOf(LockNotHeldException.class)
+                .hasMessageContaining("ada took over your lock: Sara is away (" + whole + ")")
+                .hasMessageContaining("Ada has been editing it since");
+        assertThat(verify(adas).userLogin()).isEqualTo("ada");
+    }
+
+    @Test
+    void aTakeOverNeedsAReasonAndChangesNothingWhenOtherLocksStandInTheWay() {
+        write(frame, sara);
+        write(wheels, omar);
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () -> locks.takeOver(frame, ada, null, "ada", " ")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () ->
+                                                locks.takeOver(
+                                                        whole, ada, null, "ada", "whole thing")))
+                .as("the whole configurator while others edit its parts")
+                .isInstanceOf(LockUnavailableException.class);
+        assertThat(locks.holder(frame)).map(Lock::userLogin).contains("sara");
+        assertThat(locks.holder(wheels)).map(Lock::userLogin).contains("omar");
+        assertThat(locks.holder(whole)).isEmpty();
+        assertThat(history(frame)).containsExactly(LockEventType.ACQUIRED);
+
+        assertThat(
+                        store.inTransaction(
+                                        () -> locks.takeOver(frame, ada, null, "ada", "deadline"))
+                                .userLogin())
+                .isEqualTo("ada");
+        assertThat(locks.holder(wheels)).map(Lock::userLogin).contains("omar");
+        store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));
+        assertThat(
+                        store.inTransaction(
+                                        () ->
+                                                locks.takeOver(
+                                                        wheels, sara, null, "sara", "mine now"))
+                                .userLogin())
+                .as("a lock released meanwhile is simply granted; a free key is granted too")
+                .isEqualTo("sara");
+    }
+
     // ---- leases, judged by the database's clock ----
 
     @Test
