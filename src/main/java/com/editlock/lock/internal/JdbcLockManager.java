@@ -334,6 +334,16 @@ public class JdbcLockManager implements LockManager {
                             aggregateOf.get(key).toString())) {
                 ps.execute();
             }
+            // Refused before anything changes when others' locks besides those on the key stand in
+            // the way (a part of the whole, the whole of a part): the taker could not be granted.
+            List<Lock> besides =
+                    liveConflicts(c, key, aggregateOf.get(key), LockMode.WRITE, taker.ownerId())
+                            .stream()
+                            .filter(l -> !l.key().equals(key))
+                            .toList();
+            if (!besides.isEmpty()) {
+                throw new LockUnavailableException(key, besides);
+            }
             try (PreparedStatement ps =
                             bind(
                                     c.prepareStatement(LockStatements.TAKE_FROM),

@@ -30,5 +30,8 @@ class LockStoreTortureTest {
                 .as("clients contended")
                 .isPositive();
         assertThat(result.report().expired()).as("leases lapsed mid-run").isPositive();
+        assertThat(result.counts().get(LockTorture.Op.TOOK_OVER))
+                .as("locks taken over from their holders mid-run")
+                .isPositive();
     }
 }

@@ -66,6 +66,8 @@ public final class LockTorture {
         RELEASE_TAB,
         END_SESSION,
         FORCE_RELEASE,
+        TAKE_OVER,
+        TOOK_OVER,
         SAVE,
         SAVE_ACCEPTED,
         SAVE_REFUSED,
@@ -293,8 +295,10 @@ public final class LockTorture {
                 List<Lock> gone =
                         either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
                 seen.forced(key, before, Instant.now(), gone);
-            } else if (dice < 980) {
+            } else if (dice < 970) {
                 save(random.nextInt(10) == 0);
+            } else if (dice < 980) {
+                takeOver();
             } else if (dice < 990) {
                 count(Op.SWEEP);
                 Instant before = Instant.now();
@@ -357,6 +361,42 @@ public final class LockTorture {
                         TortureChecker.Outcome.REFUSED,
                         null);
                 count(Op.REFUSED);
+            }
+        }
+
+        /** Takes a key from whoever holds it (an admin's or a team lead's take-over). */
+        private void takeOver() {
+            count(Op.TAKE_OVER);
+            LockKey key = anyKey();
+            String view = tab();
+            Instant before = Instant.now();
+            try {
+                Lock lock =
+                        either(
+                                "takeOver",
+                                () -> locks.takeOver(key, owner, view, owner.login(), "torture"));
+                seen.tookOver(
+                        owner.ownerId(),
+                        view,
+                        key,
+                        before,
+                        Instant.now(),
+                        TortureChecker.Outcome.DONE,
+                        lock);
+                count(Op.TOOK_OVER);
+                Lock was = held.put(lock.key(), lock);
+                if (was != null && was.fencingToken() != lock.fencingToken()) {
+                    earlier.put(was.key(), was.fencingToken());
+                }
+            } catch (LockUnavailableException e) {
+                seen.tookOver(
+                        owner.ownerId(),
+                        view,
+                        key,
+                        before,
+                        Instant.now(),
+                        TortureChecker.Outcome.REFUSED,
+                        null);
             }
         }
 

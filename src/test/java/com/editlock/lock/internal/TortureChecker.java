@@ -90,6 +90,8 @@ public final class TortureChecker {
         RELEASE_VIEW,
         RELEASE_ALL,
         FORCE_RELEASE,
+        /** A take-over: ends the holders' locks on its key and grants it to its caller, at once. */
+        TAKE_OVER,
         SWEEP,
         SAVE
     }
@@ -135,7 +137,8 @@ public final class TortureChecker {
 
         public void call(Call call) {
             calls.add(call);
-            if (call.kind() == Kind.ACQUIRE && call.outcome() == Outcome.DONE) {
+            if ((call.kind() == Kind.ACQUIRE || call.kind() == Kind.TAKE_OVER)
+                    && call.outcome() == Outcome.DONE) {
                 call.locks().forEach(this::granted);
             }
         }
@@ -229,6 +232,31 @@ public final class TortureChecker {
                             List.of(),
                             List.of(),
                             released == null ? -1 : released.size(),
+                            null,
+                            null));
+        }
+
+        public void tookOver(
+                String owner,
+                String view,
+                LockKey key,
+                Instant before,
+                Instant after,
+                Outcome outcome,
+                Lock granted) {
+            call(
+                    new Call(
+                            Kind.TAKE_OVER,
+                            owner,
+                            view,
+                            List.of(key),
+                            LockMode.WRITE,
+                            before,
+                            after,
+                            outcome,
+                            granted == null ? List.of() : List.of(granted),
+                            List.of(),
+                            -1,
                             null,
                             null));
         }
@@ -459,6 +487,11 @@ public final class TortureChecker {
 
     private final Map<String, List<Call>> byOwner = new HashMap<>();
     private final Map<LockKey, List<Call>> forcesByKey = new HashMap<>();
+    private final Map<LockKey, List<Call>> takeOversByKey = new HashMap<>();
+
+    /** The history being judged, in id order. */
+    private List<Event> ordered = List.of();
+
     private final Map<LockKey, List<Call>> acquiresByAggregate = new HashMap<>();
     private final List<Call> sweeps = new ArrayList<>();
     private final Map<Long, Life> lives = new LinkedHashMap<>();
@@ -506,6 +539,7 @@ public final class TortureChecker {
     public Report check(Connection c) throws SQLException {
         index();
         List<Event> history = history(c);
+        ordered = history;
         Set<String> finalRows = finalLocks(c);
         replay(history, finalRows);
         for (Event e : history) {
@@ -549,7 +583,7 @@ public final class TortureChecker {
                                 .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
                                 .add(call);
                 case SWEEP -> sweeps.add(call);
-                case ACQUIRE ->
+                case ACQUIRE, TAKE_OVER ->
                         call.keys().stream()
                                 .map(aggregateOf)
                                 .distinct()
@@ -560,8 +594,14 @@ public final class TortureChecker {
                                                         .add(call));
                 default -> {}
             }
+            if (call.kind() == Kind.TAKE_OVER) {
+                takeOversByKey
+                        .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
+                        .add(call);
+            }
         }
         Comparator<Call> byStart = Comparator.comparing(Call::before);
+        takeOversByKey.values().forEach(l -> l.sort(byStart));
         byOwner.values().forEach(l -> l.sort(byStart));
         forcesByKey.values().forEach(l -> l.sort(byStart));
         acquiresByAggregate.values().forEach(l -> l.sort(byStart));
@@ -811,6 +851,15 @@ public final class TortureChecker {
                             around(forcesByKey.get(e.key()), e.at()).stream(),
                             "an admin's force release of %s",
                             e.key());
+            case "TAKEN_OVER" -> {
+                endedBy(
+                        life,
+                        e,
+                        around(takeOversByKey.get(e.key()), e.at()).stream(),
+                        "a take-over of %s",
+                        e.key());
+                judgeNoGap(e);
+            }
             case "EXPIRED" -> {
                 endedBy(
                         life,
@@ -901,7 +950,8 @@ public final class TortureChecker {
                         byOwner(e.owner()).stream()
                                 .filter(
                                         c ->
-                                                c.kind() == Kind.ACQUIRE
+                                                (c.kind() == Kind.ACQUIRE
+                                                                || c.kind() == Kind.TAKE_OVER)
                                                         && c.keys().contains(e.key())),
                         "an acquire of %s by %s",
                         e.key(),
@@ -926,6 +976,38 @@ public final class TortureChecker {
         }
         if (call.mode() == LockMode.WRITE && e.mode() != LockMode.WRITE) {
             violation("token %d: a WRITE request left it %s (row %d)", e.token(), e.mode(), e.id());
+        }
+    }
+
+    /**
+     * A take-over leaves no gap: the next grant in the aggregate after its TAKEN_OVER line is the
+     * taker's grant of that key, made by a take-over call around both lines.
+     */
+    private void judgeNoGap(Event taken) {
+        LockKey aggregate = aggregateOf.apply(taken.key());
+        Event next =
+                ordered.stream()
+                        .filter(
+                                e ->
+                                        e.id() > taken.id()
+                                                && (e.type().equals("ACQUIRED")
+                                                        || e.type().equals("REACQUIRED"))
+                                                && aggregateOf.apply(e.key()).equals(aggregate))
+                        .findFirst()
+                        .orElse(null);
+        boolean taker =
+                next != null
+                        && next.key().equals(taken.key())
+                        && around(takeOversByKey.get(taken.key()), taken.at()).stream()
+                                .anyMatch(c -> c.owner().equals(next.owner()));
+        if (!taker) {
+            violation(
+                    "a gap after the take-over of %s (row %d): the next grant in its aggregate is %s",
+                    taken.key(),
+                    taken.id(),
+                    next == null
+                            ? "none"
+                            : next.type() + " of " + next.key() + " by " + next.owner());
         }
     }
 

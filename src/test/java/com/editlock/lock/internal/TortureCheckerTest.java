@@ -505,4 +505,48 @@ class TortureCheckerTest {
             assertThat(report.rowsMatched()).isEqualTo(2);
         }
     }
+
+    /** Omar's take-over of Sara's lock: her TAKEN_OVER line, then his grant, in his one call. */
+    private long tookOver(long saras, long from, TortureChecker.Outcome outcome, boolean grant) {
+        row(from + 5, "TAKEN_OVER", key, LockMode.WRITE, sara, saras);
+        long token = NEXT_TOKEN.incrementAndGet();
+        if (grant) {
+            row(from + 6, "ACQUIRED", key, LockMode.WRITE, omar, token);
+        }
+        seen.tookOver(
+                omar,
+                "tab-9",
+                key,
+                t(from),
+                t(from + 10),
+                outcome,
+                grant ? lock(key, LockMode.WRITE, omar, "tab-9", token, from + 6) : null);
+        return token;
+    }
+
+    @Test
+    void aTakeOverIsTheHoldersEndAndTheTakersGrantWithNothingBetween() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        long omars = tookOver(saras, 300, TortureChecker.Outcome.DONE, true);
+        released(omar, key, "tab-9", omars, 900);
+        assertThat(violations()).as("a clean take-over").isEmpty();
+    }
+
+    @Test
+    void aTakeOverWhoseReleaseLetsAThirdAcquirerInIsAGap() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        tookOver(saras, 300, TortureChecker.Outcome.REFUSED, false);
+        String ada = "ada-" + UUID.randomUUID();
+        long adas = granted(ada, key, LockMode.WRITE, "tab-3", 400);
+        released(ada, key, "tab-3", adas, 900);
+        assertThat(violations())
+                .anySatisfy(v -> assertThat(v).startsWith("a gap after the take-over of " + key));
+    }
+
+    @Test
+    void aTakenOverLineOutsideAnyTakeOverIsReported() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(305, "TAKEN_OVER", key, LockMode.WRITE, sara, saras);
+        assertThat(violations()).anySatisfy(v -> assertThat(v).contains("a take-over of " + key));
+    }
 }
