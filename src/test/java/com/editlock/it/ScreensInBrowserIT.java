@@ -572,7 +572,6 @@ public class ScreensInBrowserIT {
                 .until(() -> omar.getPageSource().contains("no longer editing"));
     }
 
-    /** With {@code -Deditlock.screenshots=DIR}: saves what the browser shows, for the README. */
     // ---- nobody loses work: what was typed outlives a crash ----
 
     @Test
@@ -580,9 +579,7 @@ public class ScreensInBrowserIT {
         URI at = URI.create(base.toString());
         Browser saraApi = new Browser(at).basic("sara", "demo");
         Browser omarApi = new Browser(at).basic("omar", "demo");
-        var before =
-                Json.createReader(new StringReader(omarApi.get("api/configurators/2").body()))
-                        .readObject();
+        var before = configurator(omarApi, 2);
         login(sara, "sara");
         sara.get(base + "configurator.xhtml?id=2");
         assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
@@ -601,27 +598,7 @@ public class ScreensInBrowserIT {
         sara = Chromium.start();
 
         // Meanwhile Omar saves a newer description, once the crashed tab's lock is gone.
-        await("the crashed tab's lock ends")
-                .atMost(Duration.ofSeconds(10))
-                .until(
-                        () ->
-                                omarApi.postJson("api/locks", "{\"resource\":\"configurator:2\"}")
-                                                .statusCode()
-                                        == 201);
-        var current =
-                Json.createReader(new StringReader(omarApi.get("api/configurators/2").body()))
-                        .readObject();
-        assertThat(
-                        omarApi.send(
-                                        "PUT",
-                                        "api/configurators/2",
-                                        Json.createObjectBuilder(current)
-                                                .add("description", "Omar's newer text")
-                                                .build()
-                                                .toString())
-                                .statusCode())
-                .isEqualTo(200);
-        omarApi.delete("api/locks/configurator:2");
+        saveThroughApi(omarApi, 2, null, "Omar's newer text");
 
         login(sara, "sara");
         sara.get(base + "configurator.xhtml?id=2");
@@ -655,20 +632,7 @@ public class ScreensInBrowserIT {
                 .isEqualTo(404);
 
         // Put the record back as it was for the other tests.
-        assertThat(omarApi.postJson("api/locks", "{\"resource\":\"configurator:2\"}").statusCode())
-                .isEqualTo(201);
-        var saved =
-                Json.createReader(new StringReader(omarApi.get("api/configurators/2").body()))
-                        .readObject();
-        omarApi.send(
-                "PUT",
-                "api/configurators/2",
-                Json.createObjectBuilder(saved)
-                        .add("name", before.getString("name"))
-                        .add("description", before.getString("description"))
-                        .build()
-                        .toString());
-        omarApi.delete("api/locks/configurator:2");
+        saveThroughApi(omarApi, 2, before.getString("name"), before.getString("description"));
     }
 
     @Test
@@ -676,9 +640,7 @@ public class ScreensInBrowserIT {
         URI at = URI.create(base.toString());
         Browser saraApi = new Browser(at).basic("sara", "demo");
         Browser omarApi = new Browser(at).basic("omar", "demo");
-        var before =
-                Json.createReader(new StringReader(omarApi.get("api/configurators/4").body()))
-                        .readObject();
+        var before = configurator(omarApi, 4);
         login(sara, "sara");
         sara.get(base + "configurator.xhtml?id=4");
         assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
@@ -752,25 +714,40 @@ public class ScreensInBrowserIT {
         sara.findElement(By.cssSelector("[data-testid=done]")).click();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> saraApi.delete("api/drafts/configurator:4").statusCode() == 204);
+        saveThroughApi(omarApi, 4, null, before.getString("description"));
+    }
+
+    /** Configurator {@code id} as the API gives it. */
+    private static JsonObject configurator(Browser api, long id) {
+        return Json.createReader(new StringReader(api.get("api/configurators/" + id).body()))
+                .readObject();
+    }
+
+    /**
+     * Saves {@code description} (and {@code name}, unless null) into configurator {@code id}
+     * through the API: its lock taken once free, the record saved, the lock released.
+     */
+    private static void saveThroughApi(Browser api, long id, String name, String description) {
+        String resource = "configurator:" + id;
         await().atMost(Duration.ofSeconds(10))
                 .until(
                         () ->
-                                omarApi.postJson("api/locks", "{\"resource\":\"configurator:4\"}")
+                                api.postJson("api/locks", "{\"resource\":\"" + resource + "\"}")
                                                 .statusCode()
                                         == 201);
-        var saved =
-                Json.createReader(new StringReader(omarApi.get("api/configurators/4").body()))
-                        .readObject();
-        omarApi.send(
-                "PUT",
-                "api/configurators/4",
-                Json.createObjectBuilder(saved)
-                        .add("description", before.getString("description"))
-                        .build()
-                        .toString());
-        omarApi.delete("api/locks/configurator:4");
+        var changed = Json.createObjectBuilder(configurator(api, id));
+        if (name != null) {
+            changed.add("name", name);
+        }
+        changed.add("description", description);
+        assertThat(
+                        api.send("PUT", "api/configurators/" + id, changed.build().toString())
+                                .statusCode())
+                .isEqualTo(200);
+        assertThat(api.delete("api/locks/" + resource).statusCode()).isEqualTo(204);
     }
 
+    /** With {@code -Deditlock.screenshots=DIR}: saves what the browser shows, for the README. */
     private static void shot(ChromeDriver browser, String name) {
         String dir = System.getProperty("editlock.screenshots");
         if (dir != null) {
