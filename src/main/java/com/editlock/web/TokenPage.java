@@ -87,7 +87,7 @@ public class TokenPage implements Serializable {
         if (t.revokedAt() != null) {
             return "revoked by " + t.revokedBy() + " " + TIME.format(t.revokedAt());
         }
-        return t.expiresAt().isAfter(Instant.now()) ? "active" : "expired";
+        return t.active(Instant.now()) ? "active" : "expired";
     }
 
     public boolean isAdmin() {

@@ -146,4 +146,20 @@ class LoginThrottleTest {
         assertThat(LoginThrottle.address("127.0.0.2")).isEqualTo("127.0.0.2");
         assertThat(LoginThrottle.address("x".repeat(100))).isEqualTo("?");
     }
+
+    @Test
+    void badApiTokensCountAgainstTheirAddressOnly() {
+        for (int i = 0; i < 49; i++) {
+            throttle.tokenFailed("10.0.0.7");
+        }
+        assertThat(throttle.tokenWait("10.0.0.7")).isZero();
+        throttle.tokenFailed("10.0.0.7");
+        assertThat(throttle.tokenWait("10.0.0.7"))
+                .as("past the per-address allowance the address waits")
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(throttle.wait("sara", "10.0.0.7"))
+                .as("and its password logins too: the same address count")
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(throttle.tokenWait("10.0.0.8")).as("another address is not affected").isZero();
+    }
 }

@@ -316,9 +316,9 @@ public class JdbcLockManager implements LockManager {
 
     /**
      * One transaction, one connection: the aggregate's advisory lock first (a third acquirer waits
-     * behind it, then finds the taker's row), the holders' rows on the key deleted and audited,
-     * then the ordinary grant. A refused grant (other locks of the holder in the way) rolls back
-     * the delete.
+     * behind it, then finds the taker's row), then the others' rows on the key deleted and audited,
+     * then the ordinary grant. Others' locks besides those on the key (a part of the whole, the
+     * whole of a part) refuse it before anything is deleted.
      */
     @Override
     @Transactional(Transactional.TxType.REQUIRED)
@@ -355,23 +355,15 @@ public class JdbcLockManager implements LockManager {
                     ResultSet rs = ps.executeQuery()) {
                 LockRows.locks(rs);
             }
-            for (int attempt = 0; attempt < GRANT_ATTEMPTS; attempt++) {
-                List<Lock> granted = grantAll(c, aggregateOf, LockMode.WRITE, taker, view);
-                if (granted.size() == 1) {
-                    return granted.get(0);
-                }
-                List<Lock> inTheWay =
-                        liveConflicts(
-                                c, key, aggregateOf.get(key), LockMode.WRITE, taker.ownerId());
-                if (!inTheWay.isEmpty()) { // rolls the release back with the transaction
-                    throw new LockUnavailableException(key, inTheWay);
-                }
+            // Under the advisory lock nobody else is granted anything in the aggregate, and nothing
+            // of others' stands in the way any more: a refusal here is a defect, and the exception
+            // rolls the release back with the transaction.
+            List<Lock> granted = grantAll(c, aggregateOf, LockMode.WRITE, taker, view);
+            if (granted.size() != 1) {
+                throw new IllegalStateException(
+                        "The take-over of " + key + " released its holders but was not granted.");
             }
-            throw new IllegalStateException(
-                    GRANT_ATTEMPTS
-                            + " grants of a take-over of "
-                            + key
-                            + " in a row were refused.");
+            return granted.get(0);
         } catch (SQLException e) {
             throw new LockStoreException("take over " + key, e);
         }
