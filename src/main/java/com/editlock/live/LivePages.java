@@ -62,6 +62,8 @@ public class LivePages {
 
     @Inject LockManager locks;
 
+    @Inject com.editlock.lock.Handovers handovers;
+
     @Inject Presence presence;
 
     @Inject Settings settings;
@@ -183,6 +185,11 @@ public class LivePages {
                     Level.WARNING,
                     "A closed tab's locks could not be released now; their lease will end them.",
                     e);
+        }
+        try { // a closed tab cannot receive a lock: what it asked for is withdrawn
+            handovers.withdrawFromView(page.ownerId(), token);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "A closed tab's requests could not be withdrawn now.", e);
         }
         presence.leave(token);
     }

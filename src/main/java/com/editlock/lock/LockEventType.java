@@ -2,7 +2,7 @@ package com.editlock.lock;
 
 /**
  * Every kind of line in the lock history ({@code lock_event.event_type}): grants, a refusal, a
- * revival, releases.
+ * revival, releases, and the steps of a request to hand a lock over.
  */
 public enum LockEventType {
     /** A new lock was granted. */
@@ -33,12 +33,46 @@ public enum LockEventType {
      * An admin or a person with the take-over role took it, with a reason, in the same transaction
      * that granted it to them (their {@code ACQUIRED} line follows): nobody could get in between.
      */
-    TAKEN_OVER;
+    TAKEN_OVER,
+    /**
+     * The holder handed the lock to the person who asked for it ({@code actor}, with their note),
+     * in the same transaction that granted it to them (their {@code ACQUIRED} line follows).
+     */
+    HANDED_OVER,
+    /**
+     * Someone ({@code actor}) asked the holder of this lock to hand it over, with an optional note
+     * ({@code reason}). Changes no lock.
+     */
+    HANDOVER_ASKED,
+    /**
+     * The holder kept editing, with an optional reply ({@code reason}) to the asker ({@code
+     * actor}). Changes no lock.
+     */
+    HANDOVER_DECLINED,
+    /** Nobody answered the asker ({@code actor}) in time. Changes no lock. */
+    HANDOVER_TIMED_OUT,
+    /** The asker ({@code actor}) withdrew the request, or closed the tab that made it. */
+    HANDOVER_WITHDRAWN;
 
     /** Whether this line ends a lock. */
     public boolean endsLock() {
         return switch (this) {
-            case RELEASED, VIEW_CLOSED, SESSION_ENDED, EXPIRED, FORCE_RELEASED, TAKEN_OVER -> true;
+            case RELEASED,
+                    VIEW_CLOSED,
+                    SESSION_ENDED,
+                    EXPIRED,
+                    FORCE_RELEASED,
+                    TAKEN_OVER,
+                    HANDED_OVER ->
+                    true;
+            default -> false;
+        };
+    }
+
+    /** Whether this line is a step of a hand-over request that changes no lock. */
+    public boolean isRequestStep() {
+        return switch (this) {
+            case HANDOVER_ASKED, HANDOVER_DECLINED, HANDOVER_TIMED_OUT, HANDOVER_WITHDRAWN -> true;
             default -> false;
         };
     }

@@ -106,6 +106,25 @@ public interface LockManager {
     Lock takeOver(LockKey key, LockOwner taker, String view, String actorLogin, String reason);
 
     /**
+     * Hands the holder's WRITE lock on {@code key} (the grant {@code holderToken} of {@code
+     * holderOwnerId}) to {@code receiver} for {@code view}, in one transaction under the
+     * aggregate's serialization, joining the caller's: the holder's line ends {@code HANDED_OVER}
+     * with the receiver as actor and {@code note}, the receiver's {@code ACQUIRED} follows, and no
+     * third acquirer can be granted anything in between.
+     *
+     * @throws LockNotHeldException when that grant is no longer live (released, lapsed, taken),
+     *     saying how it ended; nothing changes
+     * @throws LockUnavailableException when others' locks besides the holder's stand in the way
+     */
+    Lock handOver(
+            LockKey key,
+            String holderOwnerId,
+            long holderToken,
+            LockOwner receiver,
+            String view,
+            String note);
+
+    /**
      * Checks, inside the caller's transaction, that {@code owner} still holds a live WRITE lock on
      * {@code key} with {@code fencingToken}, and keeps it from being released until that
      * transaction ends. A READ lock never writes.

@@ -9,13 +9,24 @@ public class LockNotHeldException extends RuntimeException {
 
     private final LockKey key;
 
+    /** Why, when known. */
+    private final transient LostLock lost;
+
     public LockNotHeldException(LockKey key, String message) {
         super(message);
         this.key = key;
+        this.lost = null;
     }
 
     public LockNotHeldException(LostLock lost) {
-        this(lost.key(), lost.sentence());
+        super(lost.sentence());
+        this.key = lost.key();
+        this.lost = lost;
+    }
+
+    /** How the lock ended, when known. */
+    public java.util.Optional<LostLock> lost() {
+        return java.util.Optional.ofNullable(lost);
     }
 
     public LockKey key() {

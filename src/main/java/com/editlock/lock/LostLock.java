@@ -37,6 +37,11 @@ public record LostLock(
         return whatHappened() + " Nothing was saved.";
     }
 
+    /** What happened and who holds the record now, in one sentence. */
+    public String story() {
+        return whatHappened();
+    }
+
     /**
      * For an open page that just lost its lock: what happened, and that the typed input stays but
      * cannot be saved.
@@ -61,6 +66,8 @@ public record LostLock(
                                     actor + " released your lock: " + reason + " (" + key + ")";
                             case TAKEN_OVER ->
                                     actor + " took over your lock: " + reason + " (" + key + ")";
+                            case HANDED_OVER ->
+                                    "You handed your lock over to " + actor + " (" + key + ")";
                             case EXPIRED ->
                                     "Your lock on "
                                             + key

@@ -26,6 +26,7 @@ public final class Settings {
     public static final String AUDIT_RETENTION_DAYS = "locks.audit.retention.days";
     public static final String DRAFT_RETENTION_DAYS = "locks.draft.retention.days";
     public static final String MAX_DRAFT_BYTES = "locks.max.draft.bytes";
+    public static final String HANDOVER_TIMEOUT_SECONDS = "locks.handover.timeout.seconds";
     public static final String OLD_LOCK_MINUTES = "locks.old.lock.minutes";
     public static final String MAX_LOCKS_PER_SESSION = "locks.max.locks.per.session";
     public static final String MAX_LOCK_AGE_MINUTES = "locks.max.lock.age.minutes";
@@ -47,6 +48,7 @@ public final class Settings {
     private final int auditRetentionDays;
     private final int draftRetentionDays;
     private final int maxDraftBytes;
+    private final int handoverTimeoutSeconds;
     private final int oldLockMinutes;
     private final int maxLocksPerSession;
     private final int maxLockAgeMinutes;
@@ -69,6 +71,7 @@ public final class Settings {
         auditRetentionDays = r.integer(AUDIT_RETENTION_DAYS, 90, 1, 36_500);
         draftRetentionDays = r.integer(DRAFT_RETENTION_DAYS, 30, 1, 3_650);
         maxDraftBytes = r.integer(MAX_DRAFT_BYTES, 65_536, 1_024, 1_048_576);
+        handoverTimeoutSeconds = r.integer(HANDOVER_TIMEOUT_SECONDS, 120, 5, 3_600);
         oldLockMinutes = r.integer(OLD_LOCK_MINUTES, 60, 1, 525_600);
         maxLocksPerSession = r.integer(MAX_LOCKS_PER_SESSION, 1_000, 1, 1_000_000);
         maxLockAgeMinutes = r.integer(MAX_LOCK_AGE_MINUTES, 720, 1, 525_600);
@@ -133,6 +136,14 @@ public final class Settings {
     /** The most characters a draft (its fields and its base values together) may have. */
     public int maxDraftBytes() {
         return maxDraftBytes;
+    }
+
+    /**
+     * How long a request to hand a lock over waits for the holder's answer; then the asker is told
+     * and nothing changes.
+     */
+    public int handoverTimeoutSeconds() {
+        return handoverTimeoutSeconds;
     }
 
     /** How long the lock history is kept; older lines are purged by the sweep timer. */

@@ -325,6 +325,78 @@ public class JdbcLockManager implements LockManager {
     public Lock takeOver(
             LockKey key, LockOwner taker, String view, String actorLogin, String reason) {
         String why = checkedReason(reason, key.toString());
+        return passOn(
+                key,
+                taker,
+                view,
+                c -> {
+                    try (PreparedStatement ps =
+                                    bind(
+                                            c.prepareStatement(LockStatements.TAKE_FROM),
+                                            key.toString(),
+                                            taker.ownerId(),
+                                            LockEventType.TAKEN_OVER.name(),
+                                            actorLogin,
+                                            why);
+                            ResultSet rs = ps.executeQuery()) {
+                        LockRows.locks(rs);
+                    }
+                });
+    }
+
+    /**
+     * As the take-over, but only the holder's grant (by its token) goes, audited {@code
+     * HANDED_OVER} with the receiver as actor and the request's note; when that grant is no longer
+     * live, nothing changes.
+     */
+    @Override
+    @Transactional(
+            value = Transactional.TxType.REQUIRED,
+            dontRollbackOn = LockNotHeldException.class)
+    public Lock handOver(
+            LockKey key,
+            String holderOwnerId,
+            long holderToken,
+            LockOwner receiver,
+            String view,
+            String note) {
+        return passOn(
+                key,
+                receiver,
+                view,
+                c -> {
+                    List<Lock> gone;
+                    try (PreparedStatement ps =
+                                    bind(
+                                            c.prepareStatement(LockStatements.HAND_FROM),
+                                            key.toString(),
+                                            holderOwnerId,
+                                            holderToken,
+                                            LockEventType.HANDED_OVER.name(),
+                                            receiver.login(),
+                                            note);
+                            ResultSet rs = ps.executeQuery()) {
+                        gone = LockRows.locks(rs);
+                    }
+                    if (gone.isEmpty()) {
+                        throw new LockNotHeldException(howItEnded(key, holderToken));
+                    }
+                });
+    }
+
+    /** What a take-over or a hand-over does to the holder's rows, on the caller's connection. */
+    private interface Release {
+        void run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Passes {@code key} to {@code receiver} in one transaction on one connection: the aggregate's
+     * advisory lock, the refusal when others' locks besides those on the key stand in the way,
+     * {@code release}, then one grant. Under the advisory lock nobody else is granted anything in
+     * the aggregate and nothing of others' stands in the way any more, so a refused grant is a
+     * defect: the exception rolls the release back with the transaction.
+     */
+    private Lock passOn(LockKey key, LockOwner receiver, String view, Release release) {
         TreeMap<LockKey, LockKey> aggregateOf = new TreeMap<>();
         aggregateOf.put(key, catalog.aggregateOf(key));
         try (Connection c = dataSource.getConnection()) {
@@ -334,38 +406,23 @@ public class JdbcLockManager implements LockManager {
                             aggregateOf.get(key).toString())) {
                 ps.execute();
             }
-            // Refused before anything changes when others' locks besides those on the key stand in
-            // the way (a part of the whole, the whole of a part): the taker could not be granted.
             List<Lock> besides =
-                    liveConflicts(c, key, aggregateOf.get(key), LockMode.WRITE, taker.ownerId())
+                    liveConflicts(c, key, aggregateOf.get(key), LockMode.WRITE, receiver.ownerId())
                             .stream()
                             .filter(l -> !l.key().equals(key))
                             .toList();
             if (!besides.isEmpty()) {
                 throw new LockUnavailableException(key, besides);
             }
-            try (PreparedStatement ps =
-                            bind(
-                                    c.prepareStatement(LockStatements.TAKE_FROM),
-                                    key.toString(),
-                                    taker.ownerId(),
-                                    LockEventType.TAKEN_OVER.name(),
-                                    actorLogin,
-                                    why);
-                    ResultSet rs = ps.executeQuery()) {
-                LockRows.locks(rs);
-            }
-            // Under the advisory lock nobody else is granted anything in the aggregate, and nothing
-            // of others' stands in the way any more: a refusal here is a defect, and the exception
-            // rolls the release back with the transaction.
-            List<Lock> granted = grantAll(c, aggregateOf, LockMode.WRITE, taker, view);
+            release.run(c);
+            List<Lock> granted = grantAll(c, aggregateOf, LockMode.WRITE, receiver, view);
             if (granted.size() != 1) {
                 throw new IllegalStateException(
-                        "The take-over of " + key + " released its holders but was not granted.");
+                        "Passing " + key + " on released its holders but was not granted.");
             }
             return granted.get(0);
         } catch (SQLException e) {
-            throw new LockStoreException("take over " + key, e);
+            throw new LockStoreException("pass on " + key, e);
         }
     }
 

@@ -173,6 +173,15 @@ final class LockStatements {
     static final String TAKE_FROM = deleteAndAudit("resource_key = ? and owner_id <> ?");
 
     /**
+     * The hand-over's release: the holder's live grant on the key, by its token, and nothing else.
+     * Parameters: key, holder's owner id, token.
+     */
+    static final String HAND_FROM =
+            deleteAndAudit(
+                    "resource_key = ? and owner_id = ? and fencing_token = ?"
+                            + " and expires_at > statement_timestamp()");
+
+    /**
      * One batch of the sweep: lapsed rows, oldest first, skipping rows another transaction has
      * locked (another node's sweep, a save under way), so two sweeps never wait for each other or
      * audit a row twice. Parameter: batch size.
@@ -238,7 +247,7 @@ final class LockStatements {
             from lock_event e left join app_user u on u.login = e.actor
             where e.resource_key = ? and e.fencing_token = ?
               and e.event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED',
-                                   'TAKEN_OVER')
+                                   'TAKEN_OVER', 'HANDED_OVER')
             order by e.id desc limit 1""";
 
     /** The live lock on a key: the writer, else the oldest reader. Parameter: key. */

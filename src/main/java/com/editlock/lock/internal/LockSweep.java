@@ -25,7 +25,8 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  * timers need the Hazelcast data grid, which Editlock keeps off) and created from configuration
  * rather than a fixed {@code @Schedule}. Every node runs it; the batched {@code FOR UPDATE SKIP
  * LOCKED} delete makes that safe and keeps acquisitions moving. Once an hour it also purges history
- * lines older than {@code locks.audit.retention.days}, in batches.
+ * lines older than {@code locks.audit.retention.days}, in batches. It also times out the requests
+ * to hand a lock over that nobody answered, and ends those whose lock ended another way.
  */
 @Startup
 @Singleton
@@ -45,6 +46,8 @@ public class LockSweep {
     @Resource TimerService timers;
 
     @Inject LockManager locks;
+
+    @Inject com.editlock.lock.Handovers handovers;
 
     @Inject Settings settings;
 
@@ -85,9 +88,11 @@ public class LockSweep {
             if (!swept.isEmpty()) {
                 LOG.fine(() -> "Swept " + swept.size() + " lapsed lock(s): " + swept);
             }
+            handovers.expire();
             if (System.currentTimeMillis() - lastPurge >= PURGE_EVERY_MILLIS) {
                 lastPurge = System.currentTimeMillis();
                 long purged = locks.purgeHistory(settings.auditRetentionDays());
+                handovers.purge(settings.auditRetentionDays());
                 if (purged > 0) {
                     LOG.info(
                             () ->

@@ -134,6 +134,15 @@ public final class LockStore implements DataSource {
         return locks;
     }
 
+    /** The hand-over requests over {@code locks}, with their configured timeout. */
+    public JdbcHandovers handovers(JdbcLockManager locks) {
+        JdbcHandovers handovers = new JdbcHandovers();
+        handovers.dataSource = this;
+        handovers.locks = locks;
+        handovers.settings = locks.settings;
+        return handovers;
+    }
+
     /** Work that may throw. */
     public interface Work<T> {
         T run() throws Exception;
@@ -194,9 +203,9 @@ public final class LockStore implements DataSource {
             T result = work.run();
             c.commit();
             return result;
-        } catch (LockUnavailableException e) {
-            c.commit(); // as @Transactional(dontRollbackOn =
-            // LockUnavailableException.class): the denial is audited
+        } catch (LockUnavailableException | com.editlock.lock.HandoverRefusedException e) {
+            c.commit(); // as @Transactional(dontRollbackOn = ...): the denial is audited, the
+            // request that could not be answered is closed
             throw e;
         } catch (Exception e) {
             c.rollback();

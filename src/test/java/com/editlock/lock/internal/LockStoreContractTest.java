@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.lock.HandoverRefusedException;
+import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
@@ -406,6 +408,267 @@ class LockStoreContractTest {
                                 .userLogin())
                 .as("a lock released meanwhile is simply granted; a free key is granted too")
                 .isEqualTo("sara");
+    }
+
+    // ---- hand-over: asked by one person, answered by the holder, passed with nobody in between
+    // ----
+
+    private final JdbcHandovers handovers = store.handovers(locks);
+
+    private HandoverRequest ask(LockKey key, LockOwner asker, String note) {
+        return store.inTransaction(() -> handovers.ask(key, asker, asker.login() + "-tab", note));
+    }
+
+    private HandoverRequest answer(HandoverRequest r, LockOwner holder, boolean handOver) {
+        return store.inTransaction(
+                () -> handovers.answer(r.id(), holder.ownerId(), handOver, "reply"));
+    }
+
+    /** The grant statement of one key, as a take-over or a hand-over runs it. */
+    private static final String GRANT_ONE =
+            LockStatements.SERIALIZE_AGGREGATE
+                    + ";\n"
+                    + LockStatements.CLEAN_UP_AGGREGATE
+                    + ";\n"
+                    + LockStatements.grantAll(1);
+
+    private void awaitSomeoneWaitingForTheAggregate() {
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(20))
+                .until(
+                        () ->
+                                store.number(
+                                                "select count(*) from pg_locks where locktype ="
+                                                        + " 'advisory' and not granted")
+                                        > 0);
+    }
+
+    @Test
+    void aHandOverPassesTheLockWithNoGapAThirdAcquirerCouldUseAndFencesTheFormerHolder()
+            throws Exception {
+        Lock saras = write(whole, sara);
+        HandoverRequest asked = ask(whole, omar, "Quick price fix");
+        assertThat(asked.state()).isEqualTo(HandoverRequest.State.OPEN);
+        assertThat(handovers.openTo(saras.fencingToken()))
+                .extracting(HandoverRequest::id)
+                .containsExactly(asked.id());
+        // Ada arrives after Sara's row is gone and before Omar's grant.
+        var adas = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<Lock>>();
+        store.beforeNext(
+                GRANT_ONE,
+                () -> {
+                    adas.set(CompletableFuture.supplyAsync(() -> write(whole, ada)));
+                    awaitSomeoneWaitingForTheAggregate();
+                });
+        HandoverRequest answered = answer(asked, sara, true);
+        assertThat(answered.state()).isEqualTo(HandoverRequest.State.HANDED_OVER);
+        Lock omars = locks.holder(whole).orElseThrow();
+        assertThat(omars.userLogin()).isEqualTo("omar");
+        assertThat(omars.view()).as("granted to the tab that asked").isEqualTo("omar-tab");
+        assertThatThrownBy(() -> adas.get().get(30, TimeUnit.SECONDS))
+                .as("the third acquirer waited, then found Omar's lock")
+                .hasCauseInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("locked by Omar");
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDED_OVER,
+                        LockEventType.ACQUIRED,
+                        LockEventType.DENIED);
+        LockEvent handed =
+                locks.history(whole, 10).stream()
+                        .filter(e -> e.type() == LockEventType.HANDED_OVER)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(handed.fencingToken()).isEqualTo(saras.fencingToken());
+        assertThat(handed.actor()).isEqualTo("omar");
+        assertThat(handed.reason()).isEqualTo("Quick price fix");
+        assertThatThrownBy(() -> verify(saras))
+                .as("Sara's save is refused, and says to whom she handed it")
+                .isInstanceOf(LockNotHeldException.class)
+                .hasMessageContaining("You handed your lock over to omar (" + whole + ")")
+                .hasMessageContaining("Omar has been editing it since");
+        assertThat(verify(omars).userLogin()).isEqualTo("omar");
+        assertThatThrownBy(() -> answer(asked, sara, true))
+                .as("answered once")
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(HandoverRefusedException.Reason.NOT_OPEN));
+    }
+
+    @Test
+    void theHolderReleasingWhileTheRequestIsAnsweredLeavesTheRecordFreeAndEndsTheRequest() {
+        write(whole, sara);
+        HandoverRequest asked = ask(whole, omar, null);
+        // Sara's Done reaches the database after the answer began and before it passes the lock.
+        store.beforeNext(
+                LockStatements.HAND_FROM,
+                () ->
+                        CompletableFuture.runAsync(
+                                        () ->
+                                                store.inTransaction(
+                                                        () ->
+                                                                locks.release(
+                                                                        whole,
+                                                                        sara.ownerId(),
+                                                                        null)))
+                                .join());
+        assertThatThrownBy(() -> answer(asked, sara, true))
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e -> {
+                            assertThat(e.reason())
+                                    .isEqualTo(HandoverRefusedException.Reason.LOCK_ENDED);
+                            assertThat(e.getMessage())
+                                    .startsWith("Not handed over: Your lock on " + whole)
+                                    .contains("nobody holds it now");
+                        });
+        assertThat(locks.holder(whole)).as("nobody was granted anything").isEmpty();
+        assertThat(handovers.find(asked.id(), omar.ownerId()).orElseThrow().state())
+                .isEqualTo(HandoverRequest.State.ENDED);
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.RELEASED);
+    }
+
+    @Test
+    void twoAnswersAtOnceHandTheLockToOneAskerAndEndTheOtherRequest() throws Exception {
+        Lock saras = write(whole, sara);
+        HandoverRequest omarsRequest = ask(whole, omar, "first");
+        HandoverRequest adasRequest = ask(whole, ada, "second");
+        assertThat(handovers.openTo(saras.fencingToken())).hasSize(2);
+        // Sara's second answer (from another window) waits behind the first one's hand-over.
+        var second = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<?>>();
+        store.beforeNext(
+                LockStatements.HAND_FROM,
+                () -> {
+                    second.set(
+                            CompletableFuture.supplyAsync(() -> answer(adasRequest, sara, true)));
+                    awaitSomeoneWaitingForTheAggregate();
+                });
+        answer(omarsRequest, sara, true);
+        assertThatThrownBy(() -> second.get().get(30, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(HandoverRefusedException.class)
+                .hasMessageContaining("You handed your lock over to omar");
+        assertThat(locks.locksIn(whole)).extracting(Lock::userLogin).containsExactly("omar");
+        assertThat(handovers.find(adasRequest.id(), ada.ownerId()).orElseThrow().state())
+                .isEqualTo(HandoverRequest.State.ENDED);
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDED_OVER,
+                        LockEventType.ACQUIRED);
+    }
+
+    @Test
+    void aRequestIsDeclinedWithAReplyTimesOutOrIsWithdrawnAndNoneOfThatChangesTheLock() {
+        Lock saras = write(frame, sara);
+        HandoverRequest declined = ask(frame, omar, "please");
+        assertThat(answer(declined, sara, false))
+                .satisfies(
+                        r -> {
+                            assertThat(r.state()).isEqualTo(HandoverRequest.State.DECLINED);
+                            assertThat(r.reply()).isEqualTo("reply");
+                            assertThat(r.askerSentence()).isEqualTo("Sara keeps editing: “reply”");
+                        });
+        HandoverRequest late = ask(frame, omar, null);
+        store.execute(
+                "update handover_request set expires_at = statement_timestamp() where id = ?",
+                late.id());
+        assertThat(handovers.expire()).isPositive();
+        assertThat(handovers.find(late.id(), omar.ownerId()).orElseThrow().state())
+                .isEqualTo(HandoverRequest.State.TIMED_OUT);
+        assertThatThrownBy(() -> answer(late, sara, true))
+                .isInstanceOf(HandoverRefusedException.class)
+                .hasMessageStartingWith("This request is no longer open: Sara did not answer");
+        HandoverRequest withdrawn = ask(frame, omar, null);
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () -> handovers.withdraw(withdrawn.id(), ada.ownerId())))
+                .as("only the asker withdraws, and others do not even see it")
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(HandoverRefusedException.Reason.UNKNOWN));
+        assertThatThrownBy(() -> answer(withdrawn, omar, true))
+                .as("only the holder answers")
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(HandoverRefusedException.Reason.NOT_YOURS));
+        store.inTransaction(() -> handovers.withdraw(withdrawn.id(), omar.ownerId()));
+        assertThat(verify(saras).userLogin()).as("Sara still edits").isEqualTo("sara");
+        assertThat(history(frame))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDOVER_DECLINED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDOVER_TIMED_OUT,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDOVER_WITHDRAWN);
+        assertThatThrownBy(() -> ask(frame, omar, null))
+                .as("three requests for one record in ten minutes are enough")
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(HandoverRefusedException.Reason.TOO_MANY));
+        assertThat(history(frame)).hasSize(7);
+    }
+
+    @Test
+    void askingNeedsSomeoneElsesWriteLockOneOpenRequestAndAPlainBoundedNote() {
+        assertThatThrownBy(() -> ask(wheels, omar, null))
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e -> {
+                            assertThat(e.reason())
+                                    .isEqualTo(HandoverRefusedException.Reason.NOBODY_HOLDS);
+                            assertThat(e.getMessage())
+                                    .isEqualTo(
+                                            "Nobody is editing "
+                                                    + wheels
+                                                    + " now: open it for editing instead.");
+                        });
+        write(wheels, sara);
+        assertThatThrownBy(() -> ask(wheels, sara, null))
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(HandoverRefusedException.Reason.YOURS));
+        assertThatThrownBy(() -> ask(wheels, omar, "x".repeat(501)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The note is too long: at most 500 characters.");
+        assertThatThrownBy(() -> ask(wheels, omar, "bell\u0007"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("The note contains a control character (U+0007)");
+        assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED);
+        ask(wheels, omar, "  spaces go  ");
+        assertThatThrownBy(() -> ask(wheels, omar, null))
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(HandoverRefusedException.Reason.ALREADY_ASKED));
+        assertThat(handovers.latest(omar.ownerId(), wheels).orElseThrow().note())
+                .isEqualTo("spaces go");
+        store.inTransaction(() -> locks.release(wheels, sara.ownerId(), null));
+        handovers.expire();
+        assertThat(handovers.latest(omar.ownerId(), wheels).orElseThrow().state())
+                .as("Sara finished: the request ends with her lock")
+                .isEqualTo(HandoverRequest.State.ENDED);
     }
 
     // ---- leases, judged by the database's clock ----
