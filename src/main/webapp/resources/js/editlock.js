@@ -14,6 +14,9 @@
  *   keystroke), with the values the page opened with; it survives a crash, a lost lock or a restart. When the page
  *   opens with a kept draft that differs from what it shows, it offers Restore / Discard and marks the fields
  *   someone else changed since the draft began.
+ * - Hand-over: "Ask … to hand over" (with a note), Withdraw, and the holder's Hand over / Keep editing (with a reply)
+ *   go through h:commandScripts; Hand over first sends the pending draft, so nothing typed is lost. What is typed in
+ *   the note or the reply survives the looks that re-render that area.
  */
 var editlock = (function () {
     var page = document.getElementById('editlock-page');
@@ -93,7 +96,77 @@ var editlock = (function () {
         });
     }
 
+    /** What is typed in the note or the reply survives the re-render of the hand-over area. */
+    var typed = {};
+
+    function keepTyped(data) {
+        if (data.status === 'begin') {
+            typed = {};
+            document.querySelectorAll('[data-keep]').forEach(function (e) {
+                typed[e.id] = e.value;
+            });
+        } else if (data.status === 'success') {
+            Object.keys(typed).forEach(function (id) {
+                var e = document.getElementById(id);
+                if (e && !e.value) {
+                    e.value = typed[id];
+                }
+            });
+        }
+    }
+
+    /** A hand-over step (ask, answer, withdraw) came back. */
+    function stepped(data) {
+        keepTyped(data);
+        if (data.status === 'success') {
+            document.querySelectorAll('#handover button').forEach(function (b) { b.disabled = false; });
+        }
+    }
+
+    function valueOf(id) {
+        var e = document.getElementById(id);
+        return e ? e.value : '';
+    }
+
+    /** The hand-over's buttons, wherever the re-rendered area puts them. */
+    function bindHandover() {
+        document.addEventListener('click', function (e) {
+            var button = e.target.closest ? e.target.closest('#handover button') : null;
+            if (!button || typeof editlockAsk !== 'function') {
+                return;
+            }
+            button.disabled = true;
+            if (button.id === 'ask-handover') {
+                editlockAsk({note: valueOf('handover-note')});
+            } else if (button.id === 'withdraw-handover') {
+                editlockWithdraw();
+            } else if (button.id === 'hand-over' || button.id === 'keep-editing') {
+                var handOver = button.id === 'hand-over';
+                var params = {
+                    request: button.closest('[data-request]').dataset.request,
+                    handOver: String(handOver),
+                    reply: valueOf('handover-reply')
+                };
+                // What she typed is her draft on the server before the lock leaves her.
+                (handOver ? flushDraft() : Promise.resolve()).then(function () {
+                    typed = {};
+                    var reply = document.getElementById('handover-reply');
+                    if (reply) {
+                        reply.value = '';
+                    }
+                    editlockAnswer(params);
+                });
+            }
+        });
+    }
+
+    /** Sends the pending draft now; resolves when the server has it (or it could not be sent). */
+    var flushDraft = function () {
+        return Promise.resolve();
+    };
+
     function refreshed(data) {
+        keepTyped(data);
         if (data.status !== 'success') {
             return;
         }
@@ -220,9 +293,9 @@ var editlock = (function () {
             timer = null;
             var now = fieldsOf(form);
             if (stopped || same(now, kept)) {
-                return;
+                return Promise.resolve();
             }
-            fetch(settings.draft, {
+            return fetch(settings.draft, {
                 method: 'PUT', credentials: 'same-origin',
                 headers: {'Content-Type': 'application/json', 'X-Requested-With': 'editlock'},
                 body: JSON.stringify({fields: now, base: opened})
@@ -238,6 +311,12 @@ var editlock = (function () {
             }
             timer = setTimeout(send, 1000);
         }
+        flushDraft = function () {
+            if (timer) {
+                clearTimeout(timer);
+            }
+            return send();
+        };
         form.addEventListener('input', typed);
         form.addEventListener('change', typed);
         form.addEventListener('submit', function () {
@@ -336,5 +415,7 @@ var editlock = (function () {
         });
     }
 
-    return {refreshed: refreshed, failed: looked};
+    bindHandover();
+
+    return {refreshed: refreshed, failed: looked, stepped: stepped};
 })();

@@ -85,6 +85,21 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
                             .add("problems", problems)
                             .build());
         }
+        if (failure instanceof com.editlock.lock.HandoverRefusedException e) {
+            int status =
+                    switch (e.reason()) {
+                        case TOO_MANY -> 429;
+                        case UNKNOWN -> 404;
+                        case NOT_YOURS -> 403;
+                        default -> 409;
+                    };
+            return json(
+                    status,
+                    Json.createObjectBuilder()
+                            .add("error", e.reason().name().toLowerCase().replace('_', '-'))
+                            .add("message", e.getMessage())
+                            .build());
+        }
         if (failure instanceof ApiTokens.TokenException e) {
             return json(e.status(), LockJson.error(e.getMessage()));
         }

@@ -183,6 +183,37 @@ final class LockJson {
         return Json.createObjectBuilder().add("error", message).build();
     }
 
+    /**
+     * A request to hand a lock over, for its asker or its holder: names and logins, the note and
+     * reply, where it stands (a stable code, and a sentence for the asker).
+     */
+    static JsonObject handover(com.editlock.lock.HandoverRequest r) {
+        JsonObjectBuilder b =
+                Json.createObjectBuilder()
+                        .add("id", r.id())
+                        .add("resource", r.key().toString())
+                        .add("state", r.state().name())
+                        .add("sentence", r.askerSentence())
+                        .add(
+                                "holder",
+                                Json.createObjectBuilder()
+                                        .add("user", r.holderLogin())
+                                        .add("name", r.holderName()))
+                        .add(
+                                "asker",
+                                Json.createObjectBuilder()
+                                        .add("user", r.askerLogin())
+                                        .add("name", r.askerName()))
+                        .add("askedAt", iso(r.askedAt()))
+                        .add("expiresAt", iso(r.expiresAt()));
+        optional(b, "note", r.note());
+        optional(b, "reply", r.reply());
+        if (r.answeredAt() != null) {
+            b.add("answeredAt", iso(r.answeredAt()));
+        }
+        return b.build();
+    }
+
     private static JsonObjectBuilder holder(Lock lock) {
         return Json.createObjectBuilder()
                 .add("user", lock.userLogin())

@@ -1,5 +1,8 @@
 package com.editlock.api;
 
+import com.editlock.lock.HandoverRefusedException;
+import com.editlock.lock.HandoverRequest;
+import com.editlock.lock.Handovers;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
@@ -45,6 +48,8 @@ public class LockResource {
                     + "{\"resource\":\"configurator:1\",\"mode\":\"WRITE\"}.";
 
     @Inject LockManager locks;
+
+    @Inject Handovers handovers;
 
     @Inject ResourceCatalog catalog;
 
@@ -177,6 +182,133 @@ public class LockResource {
         } catch (IllegalArgumentException e) {
             throw new BadRequestException(e.getMessage());
         }
+    }
+
+    /**
+     * Asks whoever holds the WRITE lock on {@code resource} to hand it over to the caller, with an
+     * optional note: {@code {"note":"…"}} (or no body). The holder's open page shows it at once;
+     * the answer (or the timeout) is read with GET on the request. Handed over, the caller holds
+     * the lock (renew it with the heartbeat like any other).
+     */
+    @POST
+    @Path("{resource}/handover-requests")
+    public Response askForHandover(@PathParam("resource") String resource, String body) {
+        LockKey key = existing(resource);
+        String note = null;
+        if (body != null && !body.isBlank()) {
+            JsonObject request =
+                    LockJson.object(
+                            body,
+                            "The body must be a JSON object like {\"note\":\"Just the price\"},"
+                                    + " or empty.",
+                            Set.of("note"));
+            note = text(request, "note", "");
+        }
+        HandoverRequest asked;
+        try {
+            asked = handovers.ask(key, owner.get(), null, note);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(e.getMessage());
+        }
+        return Response.created(
+                        uris.getBaseUriBuilder()
+                                .path(LockResource.class)
+                                .path("{resource}/handover-requests/{id}")
+                                .build(key.toString(), asked.id()))
+                .entity(LockJson.handover(asked))
+                .build();
+    }
+
+    /**
+     * The caller's requests about {@code resource}: those waiting for their answer (they hold it),
+     * and the newest they made themselves.
+     */
+    @GET
+    @Path("{resource}/handover-requests")
+    public JsonValue handoverRequests(@PathParam("resource") String resource) {
+        LockKey key = existing(resource);
+        String me = owner.get().ownerId();
+        JsonArrayBuilder all = Json.createArrayBuilder();
+        locks.locksIn(catalog.aggregateOf(key)).stream()
+                .filter(l -> l.key().equals(key) && l.isHeldBy(me))
+                .forEach(
+                        l ->
+                                handovers
+                                        .openTo(l.fencingToken())
+                                        .forEach(r -> all.add(LockJson.handover(r))));
+        handovers.latest(me, key).ifPresent(r -> all.add(LockJson.handover(r)));
+        return all.build();
+    }
+
+    /** One request, for its asker or its holder. */
+    @GET
+    @Path("{resource}/handover-requests/{id}")
+    public JsonObject handoverRequest(
+            @PathParam("resource") String resource, @PathParam("id") String id) {
+        return LockJson.handover(request(resource, id));
+    }
+
+    /**
+     * The holder's answer: {@code {"handOver":true}} passes the lock to the asker at once (nobody
+     * can get in between); {@code {"handOver":false,"reply":"…"}} keeps it, and the asker is told
+     * with the reply.
+     */
+    @POST
+    @Path("{resource}/handover-requests/{id}/answer")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonObject answerHandover(
+            @PathParam("resource") String resource, @PathParam("id") String id, String body) {
+        HandoverRequest r = request(resource, id);
+        JsonObject answer =
+                LockJson.object(
+                        body,
+                        "The body must be a JSON object like {\"handOver\":true} or"
+                                + " {\"handOver\":false,\"reply\":\"Ten more minutes\"}.",
+                        Set.of("handOver", "reply"));
+        JsonValue handOver = answer.get("handOver");
+        if (handOver != JsonValue.TRUE && handOver != JsonValue.FALSE) {
+            throw new BadRequestException(
+                    "\"handOver\" must be true (hand it over) or false (keep editing).");
+        }
+        try {
+            return LockJson.handover(
+                    handovers.answer(
+                            r.id(),
+                            owner.get().ownerId(),
+                            handOver == JsonValue.TRUE,
+                            text(answer, "reply", "")));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(e.getMessage());
+        }
+    }
+
+    /** The asker withdraws their open request. */
+    @DELETE
+    @Path("{resource}/handover-requests/{id}")
+    public JsonObject withdrawHandover(
+            @PathParam("resource") String resource, @PathParam("id") String id) {
+        return LockJson.handover(
+                handovers.withdraw(request(resource, id).id(), owner.get().ownerId()));
+    }
+
+    /** Request {@code id} about {@code resource}, if the caller asked it or holds its lock. */
+    private HandoverRequest request(String resource, String id) {
+        LockKey key = existing(resource);
+        if (id == null || !id.matches("[0-9]{1,18}")) {
+            throw new BadRequestException("The request id must be a whole number.");
+        }
+        return handovers
+                .find(Long.parseLong(id), owner.get().ownerId())
+                .filter(r -> r.key().equals(key))
+                .orElseThrow(
+                        () ->
+                                new HandoverRefusedException(
+                                        HandoverRefusedException.Reason.UNKNOWN,
+                                        "There is no request "
+                                                + id
+                                                + " about "
+                                                + key
+                                                + " for you."));
     }
 
     /** Admins: the history of one resource ({@code ?resource=}) or of all, newest first. */

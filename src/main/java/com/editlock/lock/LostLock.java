@@ -48,7 +48,8 @@ public record LostLock(
      */
     public String notice() {
         return whatHappened()
-                + " What you typed stays on this page, but it cannot be saved; copy what you need.";
+                + " What you typed stays on this page and is kept as your draft: it is offered when"
+                + " you open the record again.";
     }
 
     private String whatHappened() {

@@ -7,6 +7,7 @@ import com.editlock.configurator.InvalidDraftException;
 import com.editlock.live.LivePages;
 import com.editlock.live.Presence;
 import com.editlock.live.Viewer;
+import com.editlock.lock.Handovers;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockLimitException;
@@ -62,6 +63,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     @Inject transient ResourceCatalog catalog;
 
     @Inject transient Drafts drafts;
+
+    @Inject transient Handovers handovers;
+
+    /** Asking the holder to hand over, and answering such requests. */
+    private final HandoverPanel handover = new HandoverPanel();
 
     /** This tab: locks remember the view that took them. */
     private final String viewToken = UUID.randomUUID().toString();
@@ -184,6 +190,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 describeWhoIsInTheWay(inAggregate);
             }
             lookAtViewers(inAggregate);
+            lookAtHandovers(inAggregate);
             if (lock != null) {
                 draft = findDraft(me.login());
             }
@@ -229,9 +236,69 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 current = currentValues().orElse(current);
             }
             lookAtViewers(inAggregate);
+            lookAtHandovers(inAggregate);
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not look at the lock again", e);
         }
+        if (handover.handedToThisPage() && lock == null) {
+            openHandedOver();
+        }
+    }
+
+    private void lookAtHandovers(List<Lock> inAggregate) {
+        try {
+            handover.look(handovers, lock, ownerId, shownKey, inAggregate);
+        } catch (RuntimeException e) { // the page works without it; the next look tries again
+            LOG.log(Level.WARNING, "Could not look at the hand-over requests", e);
+        }
+    }
+
+    /** The holder handed the record to this tab: the page opens it for editing by itself. */
+    private void openHandedOver() {
+        FacesContext faces = FacesContext.getCurrentInstance();
+        var external = faces.getExternalContext();
+        try {
+            external.redirect(
+                    external.getRequestContextPath()
+                            + faces.getViewRoot().getViewId()
+                            + "?id="
+                            + getShownId());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** "Ask … to hand over", with the note the page sends (an {@code h:commandScript}). */
+    public void askHandover() {
+        if (shownKey != null) {
+            handover.ask(handovers, owner.get(), viewToken, shownKey);
+            refresh();
+        }
+    }
+
+    /** The holder's Hand over or Keep editing, with the request and reply the page sends. */
+    public void answerHandover() {
+        if (shownKey != null) {
+            handover.answer(handovers, ownerId);
+            refresh();
+        }
+    }
+
+    /** The asker takes their request back. */
+    public void withdrawHandover() {
+        if (shownKey != null) {
+            handover.withdraw(handovers, ownerId);
+            refresh();
+        }
+    }
+
+    /** What the record is called, for sentences about it. */
+    public String getRecordTitle() {
+        return title();
+    }
+
+    public HandoverPanel getHandover() {
+        return handover;
     }
 
     /**

@@ -746,6 +746,115 @@ public class EditlockIT {
     }
 
     @Test
+    void aHandOverIsAskedDeclinedWithAReplyHandedOverAndTimesOutThroughTheApi() throws Exception {
+        String lock = "api/locks/item:7:filters";
+        String requests = lock + "/handover-requests";
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        Browser omar = new Browser(uri()).basic("omar", "demo");
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        assertThat(sara.postJson("api/locks", "{\"resource\":\"item:7:filters\"}").statusCode())
+                .isEqualTo(201);
+
+        HttpResponse<String> asked = omar.postJson(requests, "{\"note\":\"Just the price\"}");
+        assertThat(asked.statusCode()).isEqualTo(201);
+        var request = json(asked.body());
+        long first = request.getJsonNumber("id").longValue();
+        assertThat(asked.headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith(requests + "/" + first));
+        assertThat(request.getString("state")).isEqualTo("OPEN");
+        assertThat(request.getJsonObject("holder").getString("user")).isEqualTo("sara");
+        assertThat(request.getString("note")).isEqualTo("Just the price");
+
+        HttpResponse<String> again = omar.postJson(requests, "{}");
+        assertThat(again.statusCode()).as("one open request per person and record").isEqualTo(409);
+        assertThat(json(again.body()).getString("error")).isEqualTo("already-asked");
+        assertThat(ada.get(requests + "/" + first).statusCode())
+                .as("nobody else sees it")
+                .isEqualTo(404);
+        HttpResponse<String> notHis =
+                omar.postJson(requests + "/" + first + "/answer", "{\"handOver\":true}");
+        assertThat(notHis.statusCode()).as("only the holder answers").isEqualTo(403);
+        assertThat(json(notHis.body()).getString("message")).contains("Only Sara");
+        assertThat(
+                        sara.postJson(requests + "/" + first + "/answer", "{\"handOver\":\"yes\"}")
+                                .statusCode())
+                .isEqualTo(400);
+        assertThat(jsonArray(sara.get(requests).body()))
+                .as("Sara sees what waits for her answer")
+                .extracting(r -> r.asJsonObject().getJsonNumber("id").longValue())
+                .containsExactly(first);
+
+        var declined =
+                json(
+                        sara.postJson(
+                                        requests + "/" + first + "/answer",
+                                        "{\"handOver\":false,\"reply\":\"Ten more minutes\"}")
+                                .body());
+        assertThat(declined.getString("state")).isEqualTo("DECLINED");
+        assertThat(json(omar.get(requests + "/" + first).body()).getString("sentence"))
+                .isEqualTo("Sara keeps editing: “Ten more minutes”");
+        assertThat(json(sara.get(lock).body()).getJsonObject("holder").getString("user"))
+                .isEqualTo("sara");
+
+        long second = json(omar.postJson(requests, "").body()).getJsonNumber("id").longValue();
+        var handed = sara.postJson(requests + "/" + second + "/answer", "{\"handOver\":true}");
+        assertThat(handed.statusCode()).isEqualTo(200);
+        assertThat(json(handed.body()).getString("state")).isEqualTo("HANDED_OVER");
+        assertThat(json(sara.get(lock).body()).getJsonObject("holder").getString("user"))
+                .as("Omar holds it now")
+                .isEqualTo("omar");
+        assertThat(sara.get("api/locks").body()).isEqualTo("[]");
+        var history = jsonArray(ada.get("api/locks/events?resource=item:7:filters&limit=6").body());
+        assertThat(history.stream().map(e -> e.asJsonObject().getString("type")).toList())
+                .containsExactly(
+                        "ACQUIRED",
+                        "HANDED_OVER",
+                        "HANDOVER_ASKED",
+                        "HANDOVER_DECLINED",
+                        "HANDOVER_ASKED",
+                        "ACQUIRED");
+        assertThat(history.get(3).asJsonObject().getString("reason")).isEqualTo("Ten more minutes");
+
+        // Sara asks for it back; Omar does not answer: she is told, nothing changes.
+        long third =
+                json(sara.postJson(requests, "{\"note\":\"Forgot one thing\"}").body())
+                        .getJsonNumber("id")
+                        .longValue();
+        await("the request times out after the timeout and a sweep")
+                .atMost(
+                        Duration.ofSeconds(
+                                TestSettings.HANDOVER_TIMEOUT_SECONDS
+                                        + TestSettings.SWEEP_SECONDS
+                                        + 5))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                        () -> {
+                            // Omar's client stays: its session and its lease are renewed.
+                            assertThat(omar.postJson("api/locks/heartbeat", "").statusCode())
+                                    .isEqualTo(204);
+                            return json(sara.get(requests + "/" + third).body())
+                                    .getString("state")
+                                    .equals("TIMED_OUT");
+                        });
+        assertThat(json(sara.get(requests + "/" + third).body()).getString("sentence"))
+                .isEqualTo("Omar did not answer in time; nothing changed. You may ask again.");
+        assertThat(json(omar.get(lock).body()).getJsonObject("holder").getString("user"))
+                .isEqualTo("omar");
+        assertThat(
+                        jsonArray(
+                                        ada.get("api/locks/events?resource=item:7:filters&limit=1")
+                                                .body())
+                                .get(0)
+                                .asJsonObject()
+                                .getString("type"))
+                .isEqualTo("HANDOVER_TIMED_OUT");
+        assertThat(omar.delete(lock).statusCode()).isEqualTo(204);
+        HttpResponse<String> nobody = sara.postJson(requests, "{}");
+        assertThat(nobody.statusCode()).isEqualTo(409);
+        assertThat(json(nobody.body()).getString("error")).isEqualTo("nobody-holds");
+    }
+
+    @Test
     @RunAsClient
     void healthAndMetricsAnswerAMonitoringSystemWithoutALogin() {
         // Health and metrics live at the server's root, wherever the application is deployed (here:

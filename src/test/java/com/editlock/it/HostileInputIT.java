@@ -869,6 +869,88 @@ public class HostileInputIT {
                         "{\"reason\":\"" + "r".repeat(501) + "\"}",
                         400,
                         "at most 500 characters"));
+        // ---- hand-over requests (Sara holds configurator:1, Omar configurator:2) ----
+        String ask = "api/locks/configurator:1/handover-requests";
+        all.add(
+                new Case(
+                        "hand-over note of 501 characters",
+                        () -> omar,
+                        "POST",
+                        ask,
+                        json(),
+                        "{\"note\":\"" + "n".repeat(501) + "\"}",
+                        400,
+                        "The note is too long: at most 500 characters"));
+        all.add(
+                new Case(
+                        "hand-over note with a control character",
+                        () -> omar,
+                        "POST",
+                        ask,
+                        json(),
+                        "{\"note\":\"ring\\u0007\"}",
+                        400,
+                        "\"note\" contains a control character (U+0007)"));
+        all.add(
+                new Case(
+                        "hand-over note as a number",
+                        () -> omar,
+                        "POST",
+                        ask,
+                        json(),
+                        "{\"note\":5}",
+                        400,
+                        "must be a string"));
+        all.add(
+                new Case(
+                        "hand-over asked of a record nobody edits",
+                        () -> omar,
+                        "POST",
+                        "api/locks/configurator:3/handover-requests",
+                        json(),
+                        "{}",
+                        409,
+                        "Nobody is editing configurator:3 now"));
+        all.add(
+                new Case(
+                        "hand-over asked of oneself",
+                        () -> sara,
+                        "POST",
+                        ask,
+                        json(),
+                        "{}",
+                        409,
+                        "You are editing configurator:1 yourself"));
+        all.add(
+                new Case(
+                        "answer to a request that does not exist",
+                        () -> sara,
+                        "POST",
+                        ask + "/999999/answer",
+                        json(),
+                        "{\"handOver\":true}",
+                        404,
+                        "There is no request 999999 about configurator:1 for you"));
+        all.add(
+                new Case(
+                        "hand-over request id that is not a number",
+                        () -> sara,
+                        "GET",
+                        ask + "/1%20or%201=1",
+                        Map.of(),
+                        null,
+                        400,
+                        "whole number"));
+        all.add(
+                new Case(
+                        "withdraw a request that does not exist",
+                        () -> omar,
+                        "DELETE",
+                        ask + "/999999",
+                        Map.of(),
+                        null,
+                        404,
+                        "no request 999999"));
         // ---- the live stream ----
         all.add(
                 new Case(
@@ -1683,7 +1765,8 @@ public class HostileInputIT {
                             "app_user",
                             "app_user_role",
                             "api_token",
-                            "edit_draft")) {
+                            "edit_draft",
+                            "handover_request")) {
                 state.put(
                         table,
                         digest(

@@ -717,6 +717,201 @@ public class ScreensInBrowserIT {
         saveThroughApi(omarApi, 4, null, before.getString("description"));
     }
 
+    @Test
+    void aHandOverOnRequestPassesTheLockWithNoGapAndKeepsTheHoldersTypingAsHerDraft()
+            throws Exception {
+        URI at = URI.create(base.toString());
+        Browser saraApi = new Browser(at).basic("sara", "demo");
+        Browser omarApi = new Browser(at).basic("omar", "demo");
+        var before = configurator(omarApi, 3);
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=3");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        sara.findElement(By.id("edit:description")).sendKeys(" + Sara's half-done part");
+
+        login(omar, "omar");
+        omar.get(base + "configurator.xhtml?id=3");
+        assertThat(testId(omar, "lock-status")).startsWith("Being edited by Sara");
+        omar.findElement(By.cssSelector("[data-testid=handover-note]"))
+                .sendKeys("The price list goes out at noon");
+        shot(omar, "9-handover-ask");
+        omar.findElement(By.cssSelector("[data-testid=ask-handover]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> testId(omar, "handover-status").startsWith("You asked Sara"));
+
+        await("Sara's open page shows the request at once")
+                .atMost(Duration.ofSeconds(3))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=handover-request]"))
+                                        .isEmpty());
+        assertThat(testId(sara, "handover-request"))
+                .startsWith("Omar asks to edit “")
+                .contains(": The price list goes out at noon");
+        shot(sara, "10-handover-request");
+
+        // A third client asks for the record as fast as it can, all through the hand-over.
+        Browser ada = new Browser(at).basic("ada", "demo");
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var tries = new java.util.concurrent.atomic.AtomicInteger();
+        var adaGotIt = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread third =
+                new Thread(
+                        () -> {
+                            while (!stop.get()) {
+                                tries.incrementAndGet();
+                                if (ada.postJson("api/locks", "{\"resource\":\"configurator:3\"}")
+                                                .statusCode()
+                                        == 201) {
+                                    adaGotIt.set(true);
+                                    return;
+                                }
+                            }
+                        });
+        third.start();
+        try {
+            await().atMost(Duration.ofSeconds(5)).until(() -> tries.get() > 5);
+            sara.findElement(By.cssSelector("[data-testid=hand-over]")).click();
+            await("Omar's page becomes editable by itself")
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> testId(omar, "lock-status").equals("You are editing"));
+            int atHandOver = tries.get();
+            await().atMost(Duration.ofSeconds(5)).until(() -> tries.get() > atHandOver + 5);
+        } finally {
+            stop.set(true);
+            third.join(10_000);
+        }
+        assertThat(adaGotIt).as("the third client never got it in between").isFalse();
+        var history =
+                Json.createReader(
+                                new StringReader(
+                                        ada.get(
+                                                        "api/locks/events?resource=configurator:3&limit=1000")
+                                                .body()))
+                        .readArray();
+        List<String> grantsAfterHandOver = new ArrayList<>();
+        boolean handedSeen = false;
+        for (int i = history.size() - 1; i >= 0; i--) { // oldest first
+            var e = history.get(i).asJsonObject();
+            if (e.getString("type").equals("HANDED_OVER")) {
+                handedSeen = true;
+            } else if (handedSeen && e.getString("type").endsWith("ACQUIRED")) {
+                grantsAfterHandOver.add(e.getString("user"));
+            }
+        }
+        assertThat(grantsAfterHandOver).as("the next grant is Omar's").startsWith("omar");
+
+        await("Sara is told to whom, and keeps what she typed")
+                .atMost(Duration.ofSeconds(3))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=lock-lost]"))
+                                        .isEmpty());
+        assertThat(testId(sara, "lock-lost")).startsWith("You handed your lock over to Omar");
+        assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                .endsWith(" + Sara's half-done part");
+        assertThat(saraApi.get("api/drafts/configurator:3").body())
+                .as("her typing is her draft")
+                .contains("Sara's half-done part");
+        shot(sara, "11-handed-over");
+
+        var description = omar.findElement(By.id("edit:description"));
+        description.clear();
+        description.sendKeys("Omar's noon price list");
+        omar.findElement(By.cssSelector("[data-testid=save]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                omarApi.get("api/configurators/3")
+                                        .body()
+                                        .contains("Omar's noon price list"));
+
+        // Later Sara opens it again: her words are offered, the description marked as changed
+        // since.
+        sara.get(base + "configurator.xhtml?id=3");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                sara.findElement(By.cssSelector("[data-testid=draft-notice]"))
+                                        .isDisplayed());
+        assertThat(testId(sara, "draft-changed")).contains("Description");
+        sara.findElement(By.cssSelector("[data-testid=restore-draft]")).click();
+        assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
+                .endsWith(" + Sara's half-done part")
+                .doesNotContain("Omar's noon price list");
+        shot(sara, "12-handover-draft-restored");
+        sara.findElement(By.cssSelector("[data-testid=done]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> saraApi.delete("api/drafts/configurator:3").statusCode() == 204);
+        saveThroughApi(omarApi, 3, null, before.getString("description"));
+    }
+
+    @Test
+    void theHolderKeepsEditingWithAReplyAndARequestNobodyAnswersTimesOut() {
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=3");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        login(omar, "omar");
+        omar.get(base + "configurator.xhtml?id=3");
+        omar.findElement(By.cssSelector("[data-testid=ask-handover]")).click();
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=handover-request]"))
+                                        .isEmpty());
+        assertThat(testId(sara, "handover-request")).startsWith("Omar asks to edit “");
+        sara.findElement(By.cssSelector("[data-testid=handover-reply]"))
+                .sendKeys("Ten more minutes, please");
+        sara.findElement(By.cssSelector("[data-testid=keep-editing]")).click();
+        await("Omar is told at once, with the reply")
+                .atMost(Duration.ofSeconds(3))
+                .until(
+                        () ->
+                                testId(omar, "handover-status")
+                                        .equals("Sara keeps editing: “Ten more minutes, please”"));
+        shot(omar, "13-handover-declined");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        assertThat(sara.findElements(By.cssSelector("[data-testid=handover-request]"))).isEmpty();
+
+        // He asks again; she does not answer. Both stay active meanwhile (their sessions end
+        // after 10 s without them here).
+        omar.findElement(By.cssSelector("[data-testid=ask-handover]")).click();
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=handover-request]"))
+                                        .isEmpty());
+        await("the request times out after the timeout and a sweep")
+                .atMost(
+                        Duration.ofSeconds(
+                                TestSettings.HANDOVER_TIMEOUT_SECONDS
+                                        + TestSettings.SWEEP_SECONDS
+                                        + 3))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                        () -> {
+                            new org.openqa.selenium.interactions.Actions(sara)
+                                    .sendKeys(org.openqa.selenium.Keys.SHIFT)
+                                    .perform();
+                            omar.executeScript(
+                                    "fetch(arguments[0], {credentials: 'same-origin'})",
+                                    base + "api/tokens");
+                            return testId(omar, "handover-status")
+                                    .equals(
+                                            "Sara did not answer in time; nothing changed. You may"
+                                                    + " ask again.");
+                        });
+        await("and her notice goes")
+                .atMost(Duration.ofSeconds(3))
+                .until(
+                        () ->
+                                sara.findElements(By.cssSelector("[data-testid=handover-request]"))
+                                        .isEmpty());
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        sara.findElement(By.cssSelector("[data-testid=done]")).click();
+    }
+
     /** Configurator {@code id} as the API gives it. */
     private static JsonObject configurator(Browser api, long id) {
         return Json.createReader(new StringReader(api.get("api/configurators/" + id).body()))

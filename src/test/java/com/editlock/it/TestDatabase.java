@@ -50,6 +50,7 @@ public class TestDatabase implements LauncherSessionListener {
                         "-Dlocks.role.recheck.seconds=" + TestSettings.ROLE_RECHECK_SECONDS,
                         "-Dlocks.lease.seconds=" + TestSettings.LEASE_SECONDS,
                         "-Dlocks.sweep.seconds=" + TestSettings.SWEEP_SECONDS,
+                        "-Dlocks.handover.timeout.seconds=" + TestSettings.HANDOVER_TIMEOUT_SECONDS,
                         "-Dlocks.session.timeout.seconds=" + TestSettings.SESSION_TIMEOUT_SECONDS));
     }
 

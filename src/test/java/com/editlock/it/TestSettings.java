@@ -9,6 +9,9 @@ public final class TestSettings {
     /** Payara's session reaper runs every 5 s (WEB-INF/glassfish-web.xml). */
     public static final int REAP_SECONDS = 5;
 
+    /** How long a request to hand a lock over waits for its answer. */
+    public static final int HANDOVER_TIMEOUT_SECONDS = 8;
+
     /** How soon a changed role takes effect in a logged-in session. */
     public static final int ROLE_RECHECK_SECONDS = 2;
 

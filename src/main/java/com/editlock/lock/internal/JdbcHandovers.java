@@ -65,15 +65,18 @@ public class JdbcHandovers implements Handovers {
     }
 
     /**
-     * Parameters: key, asker's owner id, asker's login; asker's owner id, login, name, view, note,
-     * timeout seconds.
+     * The request and its line, if someone else holds a live WRITE lock on the key. The holder's
+     * row is locked for share, so the lock cannot end between being read and being asked for (its
+     * end's line comes after the request's). Parameters: key, asker's owner id, asker's login;
+     * asker's owner id, login, name, view, note, timeout seconds.
      */
     static final String ASK =
             """
             with holder as (
                 select * from app_lock
                 where resource_key = ? and mode = 'WRITE' and expires_at > statement_timestamp()
-                  and owner_id <> ? and user_login <> ?),
+                  and owner_id <> ? and user_login <> ?
+                for share),
             changed as (
                 insert into handover_request (resource_key, aggregate_key, holder_owner_id, holder_login, holder_name,
                                               holder_token, asker_owner_id, asker_login, asker_name, asker_view, note,

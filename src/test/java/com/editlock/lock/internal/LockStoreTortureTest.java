@@ -33,5 +33,8 @@ class LockStoreTortureTest {
         assertThat(result.counts().get(LockTorture.Op.TOOK_OVER))
                 .as("locks taken over from their holders mid-run")
                 .isPositive();
+        assertThat(result.counts().get(LockTorture.Op.HANDED_OVER))
+                .as("locks handed over on request mid-run")
+                .isPositive();
     }
 }

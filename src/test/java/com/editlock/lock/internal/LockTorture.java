@@ -1,6 +1,8 @@
 package com.editlock.lock.internal;
 
 import com.editlock.launcher.EmbeddedDatabase;
+import com.editlock.lock.HandoverRefusedException;
+import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
@@ -68,6 +70,9 @@ public final class LockTorture {
         FORCE_RELEASE,
         TAKE_OVER,
         TOOK_OVER,
+        /** Asked whoever holds a key to hand it over, and answered for them: hand it over. */
+        HAND_OVER,
+        HANDED_OVER,
         SAVE,
         SAVE_ACCEPTED,
         SAVE_REFUSED,
@@ -93,6 +98,7 @@ public final class LockTorture {
     private final LockStore store;
     private final Plan plan;
     private final JdbcLockManager locks;
+    private final JdbcHandovers handovers;
     private final List<LockKey> keys = new ArrayList<>();
     private final TortureChecker.Observations seen = new TortureChecker.Observations();
     private final AtomicLong operations = new AtomicLong();
@@ -103,6 +109,7 @@ public final class LockTorture {
         this.store = store;
         this.plan = plan;
         this.locks = store.manager(plan.lease());
+        this.handovers = store.handovers(locks);
         for (int a = 0; a < plan.aggregates(); a++) {
             long id = FIRST_AGGREGATE + a;
             keys.add(LockKey.configurator(id));
@@ -204,7 +211,9 @@ public final class LockTorture {
         }
 
         private LockOwner newOwner() {
-            return new LockOwner(UUID.randomUUID().toString(), "torture", "Torture");
+            String id = UUID.randomUUID().toString();
+            // A login of its own: nobody asks themselves to hand a lock over.
+            return new LockOwner(id, "torture-" + id.substring(0, 8), "Torture");
         }
 
         void run(long deadline) {
@@ -295,10 +304,12 @@ public final class LockTorture {
                 List<Lock> gone =
                         either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
                 seen.forced(key, before, Instant.now(), gone);
-            } else if (dice < 970) {
+            } else if (dice < 960) {
                 save(random.nextInt(10) == 0);
-            } else if (dice < 980) {
+            } else if (dice < 970) {
                 takeOver();
+            } else if (dice < 980) {
+                handOver();
             } else if (dice < 990) {
                 count(Op.SWEEP);
                 Instant before = Instant.now();
@@ -362,6 +373,44 @@ public final class LockTorture {
                         null);
                 count(Op.REFUSED);
             }
+        }
+
+        /**
+         * Asks whoever holds a key to hand it over, and answers for them at once: hand it over (the
+         * holder's client finds out when its next save is refused).
+         */
+        private void handOver() {
+            count(Op.HAND_OVER);
+            LockKey key = anyKey();
+            String view = tab();
+            Instant before = Instant.now();
+            TortureChecker.Outcome outcome = TortureChecker.Outcome.REFUSED;
+            Lock lock = null;
+            try {
+                HandoverRequest asked =
+                        store.inTransaction(() -> handovers.ask(key, owner, view, "torture"));
+                store.inTransaction(
+                        () -> handovers.answer(asked.id(), asked.holderOwnerId(), true, null));
+                count(Op.HANDED_OVER);
+                // Granted: the lock itself, unless another client ended it meanwhile (then the
+                // history alone judges the call).
+                lock =
+                        locks.locksOf(owner.ownerId()).stream()
+                                .filter(l -> l.key().equals(key) && view.equals(l.view()))
+                                .findFirst()
+                                .orElse(null);
+                outcome =
+                        lock == null ? TortureChecker.Outcome.UNKNOWN : TortureChecker.Outcome.DONE;
+                if (lock != null) {
+                    Lock was = held.put(lock.key(), lock);
+                    if (was != null && was.fencingToken() != lock.fencingToken()) {
+                        earlier.put(was.key(), was.fencingToken());
+                    }
+                }
+            } catch (HandoverRefusedException | LockUnavailableException e) {
+                // nobody held it, it was ours, or its holder's lock ended before the answer
+            }
+            seen.handedOver(owner.ownerId(), view, key, before, Instant.now(), outcome, lock);
         }
 
         /** Takes a key from whoever holds it (an admin's or a team lead's take-over). */

@@ -92,6 +92,11 @@ public final class TortureChecker {
         FORCE_RELEASE,
         /** A take-over: ends the holders' locks on its key and grants it to its caller, at once. */
         TAKE_OVER,
+        /**
+         * A request to hand a key over, answered by handing it over: the holder's lock ends and the
+         * caller is granted it, at once.
+         */
+        HAND_OVER,
         SWEEP,
         SAVE
     }
@@ -137,7 +142,9 @@ public final class TortureChecker {
 
         public void call(Call call) {
             calls.add(call);
-            if ((call.kind() == Kind.ACQUIRE || call.kind() == Kind.TAKE_OVER)
+            if ((call.kind() == Kind.ACQUIRE
+                            || call.kind() == Kind.TAKE_OVER
+                            || call.kind() == Kind.HAND_OVER)
                     && call.outcome() == Outcome.DONE) {
                 call.locks().forEach(this::granted);
             }
@@ -247,6 +254,31 @@ public final class TortureChecker {
             call(
                     new Call(
                             Kind.TAKE_OVER,
+                            owner,
+                            view,
+                            List.of(key),
+                            LockMode.WRITE,
+                            before,
+                            after,
+                            outcome,
+                            granted == null ? List.of() : List.of(granted),
+                            List.of(),
+                            -1,
+                            null,
+                            null));
+        }
+
+        public void handedOver(
+                String owner,
+                String view,
+                LockKey key,
+                Instant before,
+                Instant after,
+                Outcome outcome,
+                Lock granted) {
+            call(
+                    new Call(
+                            Kind.HAND_OVER,
                             owner,
                             view,
                             List.of(key),
@@ -488,6 +520,7 @@ public final class TortureChecker {
     private final Map<String, List<Call>> byOwner = new HashMap<>();
     private final Map<LockKey, List<Call>> forcesByKey = new HashMap<>();
     private final Map<LockKey, List<Call>> takeOversByKey = new HashMap<>();
+    private final Map<LockKey, List<Call>> handOversByKey = new HashMap<>();
 
     /** The history being judged, in id order. */
     private List<Event> ordered = List.of();
@@ -583,7 +616,7 @@ public final class TortureChecker {
                                 .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
                                 .add(call);
                 case SWEEP -> sweeps.add(call);
-                case ACQUIRE, TAKE_OVER ->
+                case ACQUIRE, TAKE_OVER, HAND_OVER ->
                         call.keys().stream()
                                 .map(aggregateOf)
                                 .distinct()
@@ -594,14 +627,15 @@ public final class TortureChecker {
                                                         .add(call));
                 default -> {}
             }
-            if (call.kind() == Kind.TAKE_OVER) {
-                takeOversByKey
+            if (call.kind() == Kind.TAKE_OVER || call.kind() == Kind.HAND_OVER) {
+                (call.kind() == Kind.TAKE_OVER ? takeOversByKey : handOversByKey)
                         .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
                         .add(call);
             }
         }
         Comparator<Call> byStart = Comparator.comparing(Call::before);
         takeOversByKey.values().forEach(l -> l.sort(byStart));
+        handOversByKey.values().forEach(l -> l.sort(byStart));
         byOwner.values().forEach(l -> l.sort(byStart));
         forcesByKey.values().forEach(l -> l.sort(byStart));
         acquiresByAggregate.values().forEach(l -> l.sort(byStart));
@@ -705,9 +739,26 @@ public final class TortureChecker {
     /** Rule 1, and the lives every other rule judges. */
     private void replay(List<Event> history, Set<String> finalRows) {
         Set<Long> ended = new HashSet<>();
+        Set<Long> asked = new HashSet<>(); // tokens someone asked to be handed over
         for (Event e : history) {
             switch (e.type()) {
                 case "DENIED" -> {}
+                case "HANDOVER_ASKED" -> {
+                    Life life = lives.get(e.token());
+                    if (life == null || life.end != null) {
+                        violation(
+                                "history: a hand-over asked of token %s on %s, which is not held",
+                                e.token(), e.key());
+                    }
+                    asked.add(e.token());
+                }
+                case "HANDOVER_DECLINED", "HANDOVER_TIMED_OUT", "HANDOVER_WITHDRAWN" -> {
+                    if (!lives.containsKey(e.token())) {
+                        violation(
+                                "history: %s of token %s on %s, which was never granted",
+                                e.type(), e.token(), e.key());
+                    }
+                }
                 case "ACQUIRED" -> {
                     if (lives.containsKey(e.token())) {
                         violation("history: token %d granted twice", e.token());
@@ -738,6 +789,11 @@ public final class TortureChecker {
                     }
                 }
                 default -> {
+                    if (e.type().equals("HANDED_OVER") && !asked.contains(e.token())) {
+                        violation(
+                                "history: token %s on %s handed over, but nobody asked for it",
+                                e.token(), e.key());
+                    }
                     Life life = e.token() == null ? null : lives.get(e.token());
                     if (life == null || life.end != null || !ended.add(e.token())) {
                         violation(
@@ -858,8 +914,26 @@ public final class TortureChecker {
                         around(takeOversByKey.get(e.key()), e.at()).stream(),
                         "a take-over of %s",
                         e.key());
-                judgeNoGap(e);
+                judgeNoGap(e, takeOversByKey, "take-over");
             }
+            case "HANDED_OVER" -> {
+                endedBy(
+                        life,
+                        e,
+                        around(handOversByKey.get(e.key()), e.at()).stream(),
+                        "a hand-over of %s",
+                        e.key());
+                judgeNoGap(e, handOversByKey, "hand-over");
+            }
+            case "HANDOVER_ASKED",
+                    "HANDOVER_DECLINED",
+                    "HANDOVER_TIMED_OUT",
+                    "HANDOVER_WITHDRAWN" ->
+                    matched(
+                            e,
+                            around(handOversByKey.get(e.key()), e.at()).stream(),
+                            "a request to hand over %s",
+                            e.key());
             case "EXPIRED" -> {
                 endedBy(
                         life,
@@ -951,7 +1025,8 @@ public final class TortureChecker {
                                 .filter(
                                         c ->
                                                 (c.kind() == Kind.ACQUIRE
-                                                                || c.kind() == Kind.TAKE_OVER)
+                                                                || c.kind() == Kind.TAKE_OVER
+                                                                || c.kind() == Kind.HAND_OVER)
                                                         && c.keys().contains(e.key())),
                         "an acquire of %s by %s",
                         e.key(),
@@ -980,10 +1055,11 @@ public final class TortureChecker {
     }
 
     /**
-     * A take-over leaves no gap: the next grant in the aggregate after its TAKEN_OVER line is the
-     * taker's grant of that key, made by a take-over call around both lines.
+     * A take-over or a hand-over leaves no gap: the next grant in the aggregate after its
+     * TAKEN_OVER or HANDED_OVER line is the receiver's grant of that key, made by a call of that
+     * kind around both lines.
      */
-    private void judgeNoGap(Event taken) {
+    private void judgeNoGap(Event taken, Map<LockKey, List<Call>> passes, String what) {
         LockKey aggregate = aggregateOf.apply(taken.key());
         Event next =
                 ordered.stream()
@@ -998,11 +1074,12 @@ public final class TortureChecker {
         boolean taker =
                 next != null
                         && next.key().equals(taken.key())
-                        && around(takeOversByKey.get(taken.key()), taken.at()).stream()
+                        && around(passes.get(taken.key()), taken.at()).stream()
                                 .anyMatch(c -> c.owner().equals(next.owner()));
         if (!taker) {
             violation(
-                    "a gap after the take-over of %s (row %d): the next grant in its aggregate is %s",
+                    "a gap after the %s of %s (row %d): the next grant in its aggregate is %s",
+                    what,
                     taken.key(),
                     taken.id(),
                     next == null

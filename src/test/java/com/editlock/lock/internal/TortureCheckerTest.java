@@ -549,4 +549,91 @@ class TortureCheckerTest {
         row(305, "TAKEN_OVER", key, LockMode.WRITE, sara, saras);
         assertThat(violations()).anySatisfy(v -> assertThat(v).contains("a take-over of " + key));
     }
+
+    /**
+     * Omar asks for Sara's lock and (for her) hands it over: the request line, her HANDED_OVER
+     * line, then his grant, in his one call.
+     */
+    private long handedOver(long saras, long from, TortureChecker.Outcome outcome, boolean grant) {
+        row(from + 2, "HANDOVER_ASKED", key, LockMode.WRITE, sara, saras);
+        row(from + 5, "HANDED_OVER", key, LockMode.WRITE, sara, saras);
+        long token = NEXT_TOKEN.incrementAndGet();
+        if (grant) {
+            row(from + 6, "ACQUIRED", key, LockMode.WRITE, omar, token);
+        }
+        seen.handedOver(
+                omar,
+                "tab-9",
+                key,
+                t(from),
+                t(from + 10),
+                outcome,
+                grant ? lock(key, LockMode.WRITE, omar, "tab-9", token, from + 6) : null);
+        return token;
+    }
+
+    @Test
+    void aHandOverIsTheHoldersEndAndTheAskersGrantWithNothingBetween() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        long omars = handedOver(saras, 300, TortureChecker.Outcome.DONE, true);
+        released(omar, key, "tab-9", omars, 900);
+        assertThat(violations()).as("a clean hand-over").isEmpty();
+    }
+
+    @Test
+    void aHandOverThatLetsAThirdAcquirerInIsAGap() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        handedOver(saras, 300, TortureChecker.Outcome.REFUSED, false);
+        String ada = "ada-" + UUID.randomUUID();
+        long adas = granted(ada, key, LockMode.WRITE, "tab-3", 400);
+        released(ada, key, "tab-3", adas, 900);
+        assertThat(violations())
+                .anySatisfy(v -> assertThat(v).startsWith("a gap after the hand-over of " + key));
+    }
+
+    @Test
+    void aHandedOverLineOrARequestOutsideAnyHandOverIsReported() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(303, "HANDOVER_ASKED", key, LockMode.WRITE, sara, saras);
+        row(305, "HANDED_OVER", key, LockMode.WRITE, sara, saras);
+        assertThat(violations())
+                .anySatisfy(v -> assertThat(v).contains("a hand-over of " + key))
+                .anySatisfy(v -> assertThat(v).contains("a request to hand over " + key));
+    }
+
+    @Test
+    void aHandOverAskedOfALockThatHadEndedIsReported() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        released(sara, key, "tab-1", saras, 200);
+        row(302, "HANDOVER_ASKED", key, LockMode.WRITE, sara, saras);
+        seen.handedOver(omar, "tab-9", key, t(300), t(310), TortureChecker.Outcome.REFUSED, null);
+        assertThat(violations())
+                .anySatisfy(v -> assertThat(v).contains("a hand-over asked of token " + saras));
+    }
+
+    @Test
+    void aLockHandedOverThatNobodyAskedForIsReported() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(305, "HANDED_OVER", key, LockMode.WRITE, sara, saras);
+        long token = NEXT_TOKEN.incrementAndGet();
+        row(306, "ACQUIRED", key, LockMode.WRITE, omar, token);
+        seen.handedOver(
+                omar,
+                "tab-9",
+                key,
+                t(300),
+                t(310),
+                TortureChecker.Outcome.DONE,
+                lock(key, LockMode.WRITE, omar, "tab-9", token, 306));
+        assertThat(violations())
+                .anySatisfy(
+                        v ->
+                                assertThat(v)
+                                        .contains(
+                                                "token "
+                                                        + saras
+                                                        + " on "
+                                                        + key
+                                                        + " handed over, but nobody asked"));
+    }
 }

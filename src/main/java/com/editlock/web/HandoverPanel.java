@@ -1,0 +1,201 @@
+package com.editlock.web;
+
+import com.editlock.lock.HandoverRefusedException;
+import com.editlock.lock.HandoverRequest;
+import com.editlock.lock.Handovers;
+import com.editlock.lock.Lock;
+import com.editlock.lock.LockKey;
+import com.editlock.lock.LockMode;
+import com.editlock.lock.LockOwner;
+import com.editlock.lock.LockStoreException;
+import com.editlock.lock.LockUnavailableException;
+import jakarta.faces.context.FacesContext;
+import java.io.Serializable;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The hand-over on an editing screen ({@link LockedEditor}): on a page that finds the record
+ * locked, "Ask Sara to hand over" with a note, then where that request stands; on the holder's
+ * page, the requests waiting for an answer, with Hand over and Keep editing (and a reply). The
+ * page's script sends each step through an {@code h:commandScript} (the page has no inline
+ * handlers), after saving the holder's typing as her draft for a hand-over.
+ */
+public class HandoverPanel implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(HandoverPanel.class.getName());
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    /** The request this page made, and where it stood when the page last looked. */
+    private Long askedId;
+
+    private HandoverRequest asked;
+
+    /** The open requests to this page's lock, oldest first. */
+    private List<HandoverRequest> toMe = List.of();
+
+    /** Another person's WRITE lock on this very record: whom this page may ask. */
+    private Lock askable;
+
+    private String message;
+
+    /** Whether {@link #message} says something went wrong (else it confirms). */
+    private boolean failed;
+
+    /** Looks again: the requests to {@code mine}, whom to ask, and this page's own request. */
+    void look(Handovers handovers, Lock mine, String ownerId, LockKey key, List<Lock> inAggregate) {
+        toMe = mine == null ? List.of() : handovers.openTo(mine.fencingToken());
+        askable =
+                mine != null
+                        ? null
+                        : inAggregate.stream()
+                                .filter(
+                                        l ->
+                                                l.key().equals(key)
+                                                        && l.mode() == LockMode.WRITE
+                                                        && !l.isHeldBy(ownerId))
+                                .findFirst()
+                                .orElse(null);
+        if (askedId != null) {
+            asked = handovers.find(askedId, ownerId).orElse(null);
+        }
+    }
+
+    /** Whether this page's request was answered by handing the record over. */
+    boolean handedToThisPage() {
+        return asked != null && asked.state() == HandoverRequest.State.HANDED_OVER;
+    }
+
+    /** Asks the holder, with the note the page sent. */
+    void ask(Handovers handovers, LockOwner me, String view, LockKey key) {
+        try {
+            asked = handovers.ask(key, me, view, parameter("note"));
+            askedId = asked.id();
+            message = null;
+        } catch (IllegalArgumentException | HandoverRefusedException e) {
+            message = e.getMessage();
+            failed = true;
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not ask for a hand-over", e);
+            message = LockStoreException.userMessage();
+            failed = true;
+        }
+    }
+
+    /** Withdraws this page's open request. */
+    void withdraw(Handovers handovers, String ownerId) {
+        if (askedId == null) {
+            return;
+        }
+        try {
+            asked = handovers.withdraw(askedId, ownerId);
+            message = null;
+        } catch (HandoverRefusedException e) {
+            message = e.getMessage();
+            failed = true;
+        }
+    }
+
+    /** The holder's answer, as the page sent it: request id, hand over or not, reply. */
+    void answer(Handovers handovers, String ownerId) {
+        long id;
+        try {
+            id = Long.parseLong(String.valueOf(parameter("request")));
+        } catch (NumberFormatException e) {
+            message = "Which request? Reload the page and answer again.";
+            failed = true;
+            return;
+        }
+        boolean handOver = "true".equals(parameter("handOver"));
+        try {
+            HandoverRequest r = handovers.answer(id, ownerId, handOver, parameter("reply"));
+            message =
+                    handOver
+                            ? null
+                            : "You keep editing; "
+                                    + r.askerName()
+                                    + " is told"
+                                    + (r.reply() == null ? "." : ", with your reply.");
+        } catch (IllegalArgumentException | HandoverRefusedException e) {
+            message = e.getMessage();
+            failed = true;
+        } catch (LockUnavailableException e) {
+            message =
+                    "Not handed over: "
+                            + LockSentences.names(e.holders())
+                            + " also edit parts of it.";
+            failed = true;
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not answer a hand-over request", e);
+            message = LockStoreException.userMessage();
+            failed = true;
+        }
+    }
+
+    private static String parameter(String name) {
+        return FacesContext.getCurrentInstance()
+                .getExternalContext()
+                .getRequestParameterMap()
+                .get(name);
+    }
+
+    /**
+     * Whether to offer "Ask … to hand over": someone else edits it and this page has no open
+     * request.
+     */
+    public boolean isMayAsk() {
+        return askable != null && (asked == null || !asked.isOpen());
+    }
+
+    /** Whom to ask. */
+    public String getHolderName() {
+        return askable == null ? "" : askable.displayName();
+    }
+
+    /** Where this page's request stands, for its asker; empty before it asked. */
+    public String getStatus() {
+        if (asked == null) {
+            return "";
+        }
+        return asked.isOpen()
+                ? "You asked "
+                        + asked.holderName()
+                        + " to hand it over; waiting for an answer until "
+                        + CLOCK.format(asked.expiresAt())
+                        + "."
+                : asked.askerSentence();
+    }
+
+    public boolean isAskedOpen() {
+        return asked != null && asked.isOpen();
+    }
+
+    /** The oldest request waiting for this page's answer, or null. */
+    public HandoverRequest getFirst() {
+        return toMe.isEmpty() ? null : toMe.get(0);
+    }
+
+    /** How many more wait behind it. */
+    public int getMore() {
+        return Math.max(0, toMe.size() - 1);
+    }
+
+    /** Until when the first request waits, as the page says it. */
+    public String getFirstUntil() {
+        return toMe.isEmpty() ? "" : CLOCK.format(toMe.get(0).expiresAt());
+    }
+
+    /** The outcome of the page's last step, when it has something to say. */
+    public String getMessage() {
+        return message;
+    }
+
+    public boolean isFailed() {
+        return failed;
+    }
+}
