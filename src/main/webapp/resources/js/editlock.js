@@ -15,8 +15,8 @@
  *   opens with a kept draft that differs from what it shows, it offers Restore / Discard and marks the fields
  *   someone else changed since the draft began.
  * - Hand-over: "Ask … to hand over" (with a note), Withdraw, and the holder's Hand over / Keep editing (with a reply)
- *   go through h:commandScripts; Hand over first sends the pending draft, so nothing typed is lost. What is typed in
- *   the note or the reply survives the looks that re-render that area.
+ *   go through h:commandScripts; Hand over first sends the pending draft, so nothing typed is lost. A look re-renders
+ *   only the hand-over's state, which is then shown in controls that stay (a note or reply keeps its text and focus).
  */
 var editlock = (function () {
     var page = document.getElementById('editlock-page');
@@ -96,67 +96,91 @@ var editlock = (function () {
         });
     }
 
-    /** What is typed in the note or the reply survives the re-render of the hand-over area. */
-    var typed = {};
+    function byId(id) {
+        return document.getElementById(id);
+    }
 
-    function keepTyped(data) {
-        if (data.status === 'begin') {
-            typed = {};
-            document.querySelectorAll('[data-keep]').forEach(function (e) {
-                typed[e.id] = e.value;
-            });
-        } else if (data.status === 'success') {
-            Object.keys(typed).forEach(function (id) {
-                var e = document.getElementById(id);
-                if (e && !e.value) {
-                    e.value = typed[id];
-                }
-            });
+    function show(id, shown) {
+        var e = byId(id);
+        if (e) {
+            e.hidden = !shown;
         }
+    }
+
+    /** Shows the hand-over's state (re-rendered with every look) in its controls, which stay as they are. */
+    function showHandover() {
+        var state = byId('handover-state');
+        if (!state) {
+            return;
+        }
+        var d = state.dataset;
+        document.querySelectorAll('.holder-name').forEach(function (e) { e.textContent = d.holder; });
+        show('ask-form', d.mayAsk === 'true');
+        byId('handover-status').textContent = d.status;
+        show('asked', !!d.status);
+        show('withdraw-handover', d.askedOpen === 'true');
+        var box = byId('handover-request');
+        if (box.dataset.request !== d.request) { // another request (or none): a fresh answer
+            box.dataset.request = d.request;
+            byId('handover-reply').value = '';
+        }
+        byId('handover-request-text').textContent = d.requestText;
+        byId('handover-until').textContent = d.requestUntil;
+        byId('handover-more').textContent = Number(d.more) > 0 ? ' ' + d.more + ' more asked after them.' : '';
+        show('handover-request', !!d.request);
+        var said = byId('handover-message');
+        said.textContent = d.message;
+        said.className = d.failed === 'true' ? 'error' : 'lock-status mine';
+        said.hidden = !d.message;
     }
 
     /** A hand-over step (ask, answer, withdraw) came back. */
     function stepped(data) {
-        keepTyped(data);
         if (data.status === 'success') {
-            document.querySelectorAll('#handover button').forEach(function (b) { b.disabled = false; });
+            showHandover();
+            var state = byId('handover-state');
+            if (state && state.dataset.askedOpen === 'true') {
+                byId('handover-note').value = ''; // asked: the note went with it
+            }
+            document.querySelectorAll('#ask-form button, #asked button, #handover-request button')
+                .forEach(function (b) { b.disabled = false; });
         }
     }
 
     function valueOf(id) {
-        var e = document.getElementById(id);
+        var e = byId(id);
         return e ? e.value : '';
     }
 
-    /** The hand-over's buttons, wherever the re-rendered area puts them. */
+    /** The hand-over's buttons. */
     function bindHandover() {
-        document.addEventListener('click', function (e) {
-            var button = e.target.closest ? e.target.closest('#handover button') : null;
-            if (!button || typeof editlockAsk !== 'function') {
-                return;
-            }
-            button.disabled = true;
-            if (button.id === 'ask-handover') {
-                editlockAsk({note: valueOf('handover-note')});
-            } else if (button.id === 'withdraw-handover') {
-                editlockWithdraw();
-            } else if (button.id === 'hand-over' || button.id === 'keep-editing') {
-                var handOver = button.id === 'hand-over';
+        if (!byId('handover-state')) {
+            return;
+        }
+        showHandover();
+        byId('ask-handover').addEventListener('click', function () {
+            this.disabled = true;
+            editlockAsk({note: valueOf('handover-note')});
+        });
+        byId('withdraw-handover').addEventListener('click', function () {
+            this.disabled = true;
+            editlockWithdraw();
+        });
+        ['hand-over', 'keep-editing'].forEach(function (id) {
+            byId(id).addEventListener('click', function () {
+                var handOver = id === 'hand-over';
                 var params = {
-                    request: button.closest('[data-request]').dataset.request,
+                    request: byId('handover-request').dataset.request,
                     handOver: String(handOver),
                     reply: valueOf('handover-reply')
                 };
+                byId('hand-over').disabled = true;
+                byId('keep-editing').disabled = true;
                 // What she typed is her draft on the server before the lock leaves her.
                 (handOver ? flushDraft() : Promise.resolve()).then(function () {
-                    typed = {};
-                    var reply = document.getElementById('handover-reply');
-                    if (reply) {
-                        reply.value = '';
-                    }
                     editlockAnswer(params);
                 });
-            }
+            });
         });
     }
 
@@ -166,11 +190,11 @@ var editlock = (function () {
     };
 
     function refreshed(data) {
-        keepTyped(data);
         if (data.status !== 'success') {
             return;
         }
         looked();
+        showHandover();
         bindNotify();
         var editNow = document.querySelector('[data-testid="edit-now"]');
         if (notifyArmed && editNow) {
@@ -415,7 +439,11 @@ var editlock = (function () {
         });
     }
 
-    bindHandover();
+    if (document.readyState === 'loading') { // as the drafts: the controls come after this script
+        document.addEventListener('DOMContentLoaded', bindHandover);
+    } else {
+        bindHandover();
+    }
 
     return {refreshed: refreshed, failed: looked, stepped: stepped};
 })();

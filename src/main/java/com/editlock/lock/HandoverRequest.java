@@ -53,6 +53,18 @@ public record HandoverRequest(
         return state == State.OPEN;
     }
 
+    /** A sentence for the holder: what became of a request that is no longer open. */
+    public String holderSentence() {
+        return switch (state) {
+            case OPEN -> askerName + " asks to edit it.";
+            case HANDED_OVER -> "You handed it over to " + askerName + ".";
+            case DECLINED -> "You kept editing.";
+            case TIMED_OUT -> "It timed out before your answer; you kept editing.";
+            case WITHDRAWN -> askerName + " withdrew it.";
+            case ENDED -> "Your lock ended before an answer.";
+        };
+    }
+
     /** A sentence for the asker: where their request stands. */
     public String askerSentence() {
         return switch (state) {

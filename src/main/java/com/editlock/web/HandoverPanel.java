@@ -180,6 +180,11 @@ public class HandoverPanel implements Serializable {
         return toMe.isEmpty() ? null : toMe.get(0);
     }
 
+    /** Its id (Faces 4's EL reads no record components), or empty. */
+    public String getFirstId() {
+        return toMe.isEmpty() ? "" : String.valueOf(toMe.get(0).id());
+    }
+
     /** How many more wait behind it. */
     public int getMore() {
         return Math.max(0, toMe.size() - 1);

@@ -54,14 +54,28 @@ public class LockDashboard implements Serializable {
         private final int viewers;
         private final boolean old;
         private final Instant now;
+        private final String asked;
 
-        Row(Lock lock, String label, String outcome, int viewers, boolean old, Instant now) {
+        Row(
+                Lock lock,
+                String label,
+                String outcome,
+                int viewers,
+                boolean old,
+                Instant now,
+                String asked) {
             this.lock = lock;
             this.label = label;
             this.outcome = outcome;
             this.viewers = viewers;
             this.old = old;
             this.now = now;
+            this.asked = asked;
+        }
+
+        /** Who asked the holder to hand it over and is waiting for the answer; empty if nobody. */
+        public String getAsked() {
+            return asked;
         }
 
         public String getResource() {
@@ -129,6 +143,8 @@ public class LockDashboard implements Serializable {
     @Inject transient ConfiguratorService configurators;
 
     @Inject transient Presence presence;
+
+    @Inject transient com.editlock.lock.Handovers handovers;
 
     @Inject transient LivePages live;
 
@@ -204,6 +220,18 @@ public class LockDashboard implements Serializable {
         List<Row> shown = new ArrayList<>();
         Map<LockKey, List<Viewer>> viewers =
                 presence.viewers(found.rows().stream().map(Lock::key).toList());
+        Map<Long, String> asked = new java.util.HashMap<>();
+        handovers
+                .openFor(found.rows().stream().map(Lock::key).toList())
+                .forEach(
+                        r ->
+                                asked.merge(
+                                        r.holderToken(),
+                                        r.askerName()
+                                                + " (until "
+                                                + CLOCK.format(r.expiresAt()).substring(11)
+                                                + ")",
+                                        (a, b) -> a + ", " + b));
         for (Lock l : found.rows()) {
             shown.add(
                     new Row(
@@ -212,7 +240,8 @@ public class LockDashboard implements Serializable {
                             outcome(l.key()),
                             viewers.getOrDefault(l.key(), List.of()).size(),
                             Duration.between(l.acquiredAt(), now).compareTo(old) >= 0,
-                            now));
+                            now,
+                            asked.getOrDefault(l.fencingToken(), "")));
         }
         rows = shown;
         summary = locks.summary();

@@ -292,9 +292,17 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
     }
 
-    /** What the record is called, for sentences about it. */
-    public String getRecordTitle() {
-        return title();
+    /** The request waiting for this page's answer, as its holder reads it; empty when none. */
+    public String getHandoverRequestText() {
+        var first = handover.getFirst();
+        if (first == null) {
+            return "";
+        }
+        return first.askerName()
+                + " asks to edit “"
+                + title()
+                + "”"
+                + (first.note() == null ? "" : ": " + first.note());
     }
 
     public HandoverPanel getHandover() {

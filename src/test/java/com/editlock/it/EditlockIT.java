@@ -765,6 +765,12 @@ public class EditlockIT {
         assertThat(request.getJsonObject("holder").getString("user")).isEqualTo("sara");
         assertThat(request.getString("note")).isEqualTo("Just the price");
 
+        Browser admin = new Browser(uri());
+        admin.login("ada", "demo");
+        admin.get("admin/locks.xhtml");
+        assertThat(admin.page())
+                .as("the dashboard shows who waits for an answer")
+                .containsPattern("data-testid=\"asked-item:7:filters\">Omar \\(until [0-9:]{8}\\)");
         HttpResponse<String> again = omar.postJson(requests, "{}");
         assertThat(again.statusCode()).as("one open request per person and record").isEqualTo(409);
         assertThat(json(again.body()).getString("error")).isEqualTo("already-asked");

@@ -890,7 +890,8 @@ public class HostileInputIT {
                         json(),
                         "{\"note\":\"ring\\u0007\"}",
                         400,
-                        "\"note\" contains a control character (U+0007)"));
+                        // the sentence is "note" contains ..., its quotes escaped in JSON
+                        "note\\\" contains a control character (U+0007) at position 5"));
         all.add(
                 new Case(
                         "hand-over note as a number",

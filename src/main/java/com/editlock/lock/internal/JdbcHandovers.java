@@ -339,7 +339,7 @@ public class JdbcHandovers implements Handovers {
             throw new HandoverRefusedException(
                     Reason.NOT_OPEN,
                     "This request is no longer open: "
-                            + r.askerSentence().replace("You ", r.askerName() + " ")
+                            + (asHolder ? r.holderSentence() : r.askerSentence())
                             + (r.answeredAt() == null
                                     ? ""
                                     : " (" + CLOCK.format(r.answeredAt()) + ")"));

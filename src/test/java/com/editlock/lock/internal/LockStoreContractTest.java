@@ -587,7 +587,8 @@ class LockStoreContractTest {
                 .isEqualTo(HandoverRequest.State.TIMED_OUT);
         assertThatThrownBy(() -> answer(late, sara, true))
                 .isInstanceOf(HandoverRefusedException.class)
-                .hasMessageStartingWith("This request is no longer open: Sara did not answer");
+                .hasMessageStartingWith(
+                        "This request is no longer open: It timed out before your answer");
         HandoverRequest withdrawn = ask(frame, omar, null);
         assertThatThrownBy(
                         () ->
@@ -651,10 +652,28 @@ class LockStoreContractTest {
         assertThatThrownBy(() -> ask(wheels, omar, "x".repeat(501)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("The note is too long: at most 500 characters.");
+        HandoverRequest waiting = ask(wheels, ada, null);
+        assertThatThrownBy(
+                        () ->
+                                store.inTransaction(
+                                        () ->
+                                                handovers.answer(
+                                                        waiting.id(),
+                                                        sara.ownerId(),
+                                                        false,
+                                                        "tab\u0000")))
+                .as("a reply is plain text too")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("The reply contains a control character (U+0000)");
+        store.inTransaction(() -> handovers.withdraw(waiting.id(), ada.ownerId()));
         assertThatThrownBy(() -> ask(wheels, omar, "bell\u0007"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("The note contains a control character (U+0007)");
-        assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED);
+        assertThat(history(wheels))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.HANDOVER_ASKED,
+                        LockEventType.HANDOVER_WITHDRAWN);
         ask(wheels, omar, "  spaces go  ");
         assertThatThrownBy(() -> ask(wheels, omar, null))
                 .isInstanceOfSatisfying(
