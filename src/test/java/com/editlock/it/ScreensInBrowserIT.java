@@ -363,8 +363,10 @@ public class ScreensInBrowserIT {
         long millis = (System.nanoTime() - opening) / 1_000_000;
         System.out.printf("The 13th tab of one browser opened its page in %d ms%n", millis);
         assertThat(millis)
+                // queued behind the six connections a browser keeps per host, it would wait for a
+                // stream to end (never, while its tab is open); 0.3-1.1 s measured on 2 cores
                 .as("the 13th tab's page is not queued behind open streams")
-                .isLessThan(1000);
+                .isLessThan(5000);
         assertThat(testId(sara, "lock-status")).startsWith("Being edited by Ada");
         assertThat(ada.delete("api/locks/configurator:4").statusCode()).isEqualTo(204);
     }
