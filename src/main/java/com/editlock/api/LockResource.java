@@ -3,6 +3,7 @@ package com.editlock.api;
 import com.editlock.lock.HandoverRefusedException;
 import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.Handovers;
+import com.editlock.lock.Heartbeats;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
@@ -50,6 +51,8 @@ public class LockResource {
     @Inject LockManager locks;
 
     @Inject Handovers handovers;
+
+    @Inject Heartbeats heartbeats;
 
     @Inject ResourceCatalog catalog;
 
@@ -328,7 +331,8 @@ public class LockResource {
 
     /**
      * Renews the session's leases; {@code ?view=} (an editor page's own token) limits it to that
-     * tab's locks.
+     * tab's locks. The node notes the beat and renews it with all its others within a second, the
+     * lease counted from now ({@link Heartbeats}).
      */
     @POST
     @Path("heartbeat")
@@ -336,7 +340,7 @@ public class LockResource {
         if (view != null && !view.matches("[0-9a-f-]{36}")) {
             throw new BadRequestException("view must be the token of one of your tabs.");
         }
-        locks.renew(owner.get().ownerId(), view);
+        heartbeats.beat(owner.get().ownerId(), view);
         return Response.noContent().build();
     }
 

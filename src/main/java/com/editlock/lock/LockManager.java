@@ -17,8 +17,9 @@ import java.util.Optional;
  *       it, since when and until when at the latest.
  *   <li>A grant carries a fencing token; every save presents it ({@link #verify}) in the save's own
  *       transaction, so a writer who lost the lock is refused.
- *   <li>The holder's heartbeat ({@link #renew}) extends the lease; without it the lock lapses and
- *       the sweep ({@link #sweepExpired}) removes it.
+ *   <li>The holder's heartbeat ({@link #renew}, in bulk per node through {@link Heartbeats})
+ *       extends the lease; without it the lock lapses and the sweep ({@link #sweepExpired}) removes
+ *       it.
  *   <li>Locks end explicitly ({@link #release}), with the tab ({@link #releaseView}), with the HTTP
  *       session ({@link #releaseAll}), by lease expiry, or by an admin ({@link #forceRelease}).
  *       Every grant, denial and release is written to {@code lock_event} with its cause.
@@ -57,12 +58,21 @@ public interface LockManager {
     List<LockKey> releaseAll(String ownerId);
 
     /**
-     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's).
-     * A lapsed lock that nobody has taken or swept yet is renewed too, and audited as such: a row
-     * blocks every conflicting grant until it is deleted, so nobody can have been granted anything
-     * beside it. Returns the number of renewed locks.
+     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's)
+     * now. Returns the number of renewed locks. See {@link #renew(List)}.
      */
-    int renew(String ownerId, String view);
+    default int renew(String ownerId, String view) {
+        return renew(List.of(Beat.now(ownerId, view)))[0];
+    }
+
+    /**
+     * Extends, in one statement, the leases of every beating tab (or session): each lock to a lease
+     * after its own beat ({@link Beat#ago()}), never shorter than it was and never past its maximum
+     * age. A lapsed lock that nobody has taken or swept yet is renewed too, and audited as such: a
+     * row blocks every conflicting grant until it is deleted, so nobody can have been granted
+     * anything beside it. Returns, per beat, the number of locks it renewed.
+     */
+    int[] renew(List<Beat> beats);
 
     /** The live lock on {@code key}: the writer if there is one, else the oldest reader. */
     Optional<Lock> holder(LockKey key);

@@ -2,6 +2,7 @@ package com.editlock.lock.internal;
 
 import static com.editlock.lock.internal.LockRows.bind;
 
+import com.editlock.lock.Beat;
 import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
@@ -428,22 +429,30 @@ public class JdbcLockManager implements LockManager {
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
-    public int renew(String ownerId, String view) {
+    public int[] renew(List<Beat> beats) {
+        int[] renewed = new int[beats.size()];
+        if (beats.isEmpty()) {
+            return renewed;
+        }
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps =
-                        bind(
-                                c.prepareStatement(LockStatements.RENEW),
-                                ownerId,
-                                view,
-                                view,
-                                maxAgeSeconds(),
-                                leaseSeconds(),
-                                maxAgeSeconds());
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
+                PreparedStatement ps = c.prepareStatement(LockStatements.RENEW)) {
+            ps.setArray(1, c.createArrayOf("varchar", beats.stream().map(Beat::ownerId).toArray()));
+            ps.setArray(2, c.createArrayOf("varchar", beats.stream().map(Beat::view).toArray()));
+            ps.setArray(
+                    3,
+                    c.createArrayOf(
+                            "bigint", beats.stream().map(b -> b.ago().toMillis()).toArray()));
+            ps.setDouble(4, maxAgeSeconds());
+            ps.setDouble(5, leaseSeconds());
+            ps.setDouble(6, maxAgeSeconds());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    renewed[rs.getInt(1) - 1] = rs.getInt(2);
+                }
+            }
+            return renewed;
         } catch (SQLException e) {
-            throw new LockStoreException("renew the leases of a session", e);
+            throw new LockStoreException("renew the leases of " + beats.size() + " heartbeats", e);
         }
     }
 

@@ -200,30 +200,41 @@ final class LockStatements {
             returning resource_key""";
 
     /**
-     * Extends the owner's leases (all, or one tab's), never past a lock's maximum age, and audits
-     * those that had lapsed. A lock at its maximum age is not renewed. Parameters: owner id, view,
-     * view, maximum age in seconds, lease seconds, maximum age in seconds.
+     * Extends the leases of every beating tab (or session) in one statement, each to a lease after
+     * its own beat, never past a lock's maximum age and never shorter than it was, and audits those
+     * that had lapsed. A lock at its maximum age is not renewed. Parameters: owner ids, views
+     * (null: all the owner's tabs) and beat ages in milliseconds, as three arrays of one beat each;
+     * maximum age in seconds, lease seconds, maximum age in seconds. Returns, per beat (its place
+     * in the arrays, from 1), how many locks it renewed; a beat that renewed nothing has no row.
      */
     static final String RENEW =
             """
-            with mine as (
-                select id, expires_at <= statement_timestamp() as lapsed from app_lock
-                where owner_id = ? and (? :: varchar is null or owner_view = ?)
-                  and acquired_at + make_interval(secs => ?) > statement_timestamp()
-                order by id for update),
+            with beat as (
+                select * from unnest(? :: varchar[], ? :: varchar[], ? :: bigint[])
+                              with ordinality as b(owner_id, owner_view, ago_ms, n)),
+            mine as (
+                select a.id, a.expires_at <= statement_timestamp() as lapsed, m.ago_ms, m.beats
+                from app_lock a
+                cross join lateral (
+                    select min(b.ago_ms) as ago_ms, array_agg(b.n) as beats from beat b
+                    where b.owner_id = a.owner_id and (b.owner_view is null or b.owner_view = a.owner_view)) m
+                where m.beats is not null
+                  and a.acquired_at + make_interval(secs => ?) > statement_timestamp()
+                order by a.id for update of a),
             renewed as (
                 update app_lock a set renewed_at = statement_timestamp(),
-                                      expires_at = least(statement_timestamp() + make_interval(secs => ?),
+                                      expires_at = least(greatest(a.expires_at, statement_timestamp()
+                                                                  + make_interval(secs => ? :: float8 - m.ago_ms / 1000.0 :: float8)),
                                                          a.acquired_at + make_interval(secs => ?))
                 from mine m where a.id = m.id
-                returning a.*, m.lapsed),
+                returning a.*, m.lapsed, m.beats),
             audited as (
                 insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login,
                                         display_name, fencing_token)
                 select 'RENEWED_AFTER_LAPSE', resource_key, aggregate_key, mode, owner_id, user_login, display_name,
                        fencing_token
                 from renewed where lapsed)
-            select count(*) from renewed""";
+            select n, count(*) from renewed, unnest(beats) as n group by n""";
 
     /**
      * The fencing check: the owner's live row with that token, locked FOR SHARE so that no release,

@@ -143,6 +143,18 @@ public final class LockStore implements DataSource {
         return handovers;
     }
 
+    /**
+     * The node's heartbeats over {@code locks}, with no thread of their own: the caller runs the
+     * rounds ({@link NodeHeartbeats#renewNoted()}).
+     */
+    public NodeHeartbeats heartbeats(JdbcLockManager locks, Duration lease) {
+        NodeHeartbeats heartbeats = new NodeHeartbeats();
+        heartbeats.locks = locks;
+        heartbeats.settings = locks.settings;
+        heartbeats.lease = lease;
+        return heartbeats;
+    }
+
     /** Work that may throw. */
     public interface Work<T> {
         T run() throws Exception;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.lock.Beat;
 import com.editlock.lock.HandoverRefusedException;
 import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.HistoryQuery;
@@ -749,6 +750,171 @@ class LockStoreContractTest {
                         LockEventType.ACQUIRED,
                         LockEventType.RENEWED_AFTER_LAPSE,
                         LockEventType.DENIED);
+    }
+
+    // ---- the node's heartbeats, renewed in bulk ----
+
+    @Test
+    void oneRoundRenewsEveryBeatingTabInOneStatementEachLeaseFromItsOwnBeat() {
+        acquire(frame, LockMode.WRITE, sara, "tab-1");
+        acquire(wheels, LockMode.WRITE, sara, "tab-2");
+        acquire(variables, LockMode.WRITE, omar, "tab-9");
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() + interval '5 seconds'"
+                        + " where aggregate_key = ?",
+                whole.toString());
+        List<String> sent = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        LockStore counting =
+                store.withStatements(
+                        sql -> {
+                            sent.add(sql);
+                            return sql;
+                        });
+        JdbcLockManager node = counting.manager(Duration.ofSeconds(60));
+
+        int[] renewed =
+                node.renew(
+                        List.of(
+                                Beat.now(sara.ownerId(), "tab-1"),
+                                new Beat(omar.ownerId(), null, Duration.ofSeconds(10)),
+                                Beat.now(ada.ownerId(), "tab-1"),
+                                Beat.now(omar.ownerId(), "tab-1")));
+
+        assertThat(renewed).as("locks renewed per beat").containsExactly(1, 1, 0, 0);
+        assertThat(sent).as("statements sent for four beats").hasSize(1);
+        assertThat(secondsLeft(frame)).isBetween(58.0, 60.5);
+        assertThat(secondsLeft(variables))
+                .as("a lease from its beat, ten seconds ago")
+                .isBetween(48.0, 50.5);
+        assertThat(secondsLeft(wheels)).as("tab 2 did not beat").isLessThan(6);
+        assertThat(node.renew(List.of())).isEmpty();
+        assertThat(sent).as("no beats, no statement").hasSize(1);
+    }
+
+    @Test
+    void aRoundNeverShortensALeaseNorRenewsPastTheMaximumAge() {
+        acquire(frame, LockMode.WRITE, sara, "tab-1");
+        assertThat(locks.renew(List.of(new Beat(sara.ownerId(), "tab-1", Duration.ofSeconds(40)))))
+                .containsExactly(1);
+        assertThat(secondsLeft(frame))
+                .as("the grant's lease outlasts an older beat's")
+                .isGreaterThan(55);
+
+        JdbcLockManager aged = store.manager(Duration.ofSeconds(60));
+        aged.maxAge = Duration.ofSeconds(30);
+        assertThat(aged.renew(List.of(Beat.now(sara.ownerId(), null)))).containsExactly(1);
+        assertThat(secondsLeft(frame)).as("capped at the maximum age").isLessThan(31);
+    }
+
+    @Test
+    void aTabThatReleasedBetweenItsBeatAndTheRoundIsNotRevived() {
+        NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(60));
+        Lock saras = acquire(frame, LockMode.WRITE, sara, "tab-1");
+        node.beat(sara.ownerId(), "tab-1");
+        node.beat(sara.ownerId(), "tab-1"); // its latest beat counts once
+        store.inTransaction(() -> locks.releaseView(sara.ownerId(), "tab-1"));
+
+        List<NodeHeartbeats.Renewal> round = node.renewNoted();
+
+        assertThat(round).singleElement().extracting(NodeHeartbeats.Renewal::renewed).isEqualTo(0);
+        assertThat(locks.holder(frame)).isEmpty();
+        assertThat(history(frame))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.VIEW_CLOSED);
+        assertThatThrownBy(() -> verify(saras)).isInstanceOf(LockNotHeldException.class);
+        assertThat(node.renewNoted()).as("a beat is renewed in one round only").isEmpty();
+    }
+
+    /**
+     * Forced: the round has found the tab's lock and waits for its row while the tab's release
+     * deletes it; the round then renews nothing and revives nothing.
+     */
+    @Test
+    void aReleaseThatCommitsWhileTheRoundWaitsForTheRowIsNotUndone() throws Exception {
+        NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(60));
+        acquire(frame, LockMode.WRITE, sara, "tab-1");
+        node.beat(sara.ownerId(), "tab-1");
+        try (Connection release = store.separateConnection();
+                Statement s = release.createStatement()) {
+            release.setAutoCommit(false);
+            s.execute("select 1 from app_lock where resource_key = '" + frame + "' for update");
+            var round = CompletableFuture.supplyAsync(node::renewNoted);
+            awaitSomeoneWaitingForARowLock();
+            s.execute("delete from app_lock where resource_key = '" + frame + "'");
+            release.commit();
+            assertThat(round.get(30, TimeUnit.SECONDS))
+                    .singleElement()
+                    .extracting(NodeHeartbeats.Renewal::renewed)
+                    .isEqualTo(0);
+        }
+        assertThat(locks.holder(frame)).isEmpty();
+        assertThat(history(frame)).containsExactly(LockEventType.ACQUIRED);
+    }
+
+    @Test
+    void aRoundRevivesALapsedRowOnlyWhileItIsThereAndAuditsIt() {
+        NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(60));
+        Lock saras = write(whole, sara);
+        lapse(whole);
+        node.beat(sara.ownerId(), null);
+        assertThat(node.renewNoted())
+                .singleElement()
+                .extracting(NodeHeartbeats.Renewal::renewed)
+                .isEqualTo(1);
+        assertThat(verify(saras).fencingToken()).isEqualTo(saras.fencingToken());
+        assertThat(history(whole))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.RENEWED_AFTER_LAPSE);
+
+        lapse(whole);
+        node.beat(sara.ownerId(), null);
+        store.inTransaction(locks::sweepExpired);
+        assertThat(node.renewNoted())
+                .singleElement()
+                .extracting(NodeHeartbeats.Renewal::renewed)
+                .isEqualTo(0);
+        assertThat(locks.holder(whole)).isEmpty();
+        assertThat(history(whole))
+                .containsExactly(
+                        LockEventType.ACQUIRED,
+                        LockEventType.RENEWED_AFTER_LAPSE,
+                        LockEventType.EXPIRED);
+    }
+
+    @Test
+    void aBeatOlderThanTheLeaseEarnsNothing() {
+        NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(20));
+        AtomicLong nanos = new AtomicLong();
+        node.clock = nanos::get;
+        acquire(frame, LockMode.WRITE, sara, "tab-1");
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() + interval '5 seconds'"
+                        + " where resource_key = ?",
+                frame.toString());
+        node.beat(sara.ownerId(), "tab-1");
+        nanos.addAndGet(Duration.ofSeconds(20).toNanos()); // the round is held up a whole lease
+        assertThat(node.renewNoted())
+                .singleElement()
+                .extracting(NodeHeartbeats.Renewal::renewed)
+                .isEqualTo(0);
+        assertThat(secondsLeft(frame)).isLessThan(6);
+    }
+
+    @Test
+    void beyondItsBoundTheNodeRenewsABeatAtOnceInsteadOfNotingIt() {
+        NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(60));
+        node.maxNoted = 1;
+        acquire(frame, LockMode.WRITE, sara, "tab-1");
+        acquire(wheels, LockMode.WRITE, sara, "tab-2");
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() + interval '5 seconds'"
+                        + " where aggregate_key = ?",
+                whole.toString());
+        node.beat(sara.ownerId(), "tab-1");
+        node.beat(sara.ownerId(), "tab-2");
+        assertThat(node.waiting()).isEqualTo(1);
+        assertThat(secondsLeft(wheels)).as("renewed on the spot").isGreaterThan(55);
+        assertThat(secondsLeft(frame)).as("waits for the round").isLessThan(6);
+        assertThat(node.renewNoted()).hasSize(1);
+        assertThat(secondsLeft(frame)).isGreaterThan(55);
     }
 
     // ---- the sweep ----

@@ -36,5 +36,8 @@ class LockStoreTortureTest {
         assertThat(result.counts().get(LockTorture.Op.HANDED_OVER))
                 .as("locks handed over on request mid-run")
                 .isPositive();
+        assertThat(result.counts().get(LockTorture.Op.BULK_RENEWED))
+                .as("leases renewed in the node's bulk rounds")
+                .isPositive();
     }
 }

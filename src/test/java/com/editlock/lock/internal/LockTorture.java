@@ -64,6 +64,10 @@ public final class LockTorture {
         GRANTED,
         REFUSED,
         RENEW,
+        /** A heartbeat noted by the node, renewed in its next round (in bulk with others). */
+        BEAT_NOTED,
+        /** A noted beat whose round renewed at least one lock. */
+        BULK_RENEWED,
         RELEASE,
         RELEASE_TAB,
         END_SESSION,
@@ -99,6 +103,7 @@ public final class LockTorture {
     private final Plan plan;
     private final JdbcLockManager locks;
     private final JdbcHandovers handovers;
+    private final NodeHeartbeats heartbeats;
     private final List<LockKey> keys = new ArrayList<>();
     private final TortureChecker.Observations seen = new TortureChecker.Observations();
     private final AtomicLong operations = new AtomicLong();
@@ -110,6 +115,7 @@ public final class LockTorture {
         this.plan = plan;
         this.locks = store.manager(plan.lease());
         this.handovers = store.handovers(locks);
+        this.heartbeats = store.heartbeats(locks, plan.lease());
         for (int a = 0; a < plan.aggregates(); a++) {
             long id = FIRST_AGGREGATE + a;
             keys.add(LockKey.configurator(id));
@@ -134,10 +140,11 @@ public final class LockTorture {
         long mark = store.number("select coalesce(max(id), 0) from lock_event");
         long start = System.nanoTime();
         long deadline = start + plan.maxDuration().toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(plan.clients() + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(plan.clients() + 2);
         try {
             List<Future<?>> clients = new ArrayList<>();
             Future<?> sweeper = pool.submit(() -> sweepEvery(SWEEP_INTERVAL, deadline));
+            Future<?> renewer = pool.submit(() -> renewRounds(deadline));
             for (int i = 0; i < plan.clients(); i++) {
                 Random random = new Random(plan.seed() * 31 + i);
                 clients.add(pool.submit(() -> new Client(random).run(deadline)));
@@ -147,6 +154,7 @@ public final class LockTorture {
             }
             done = true;
             sweeper.get(60, TimeUnit.SECONDS);
+            renewer.get(60, TimeUnit.SECONDS);
         } finally {
             pool.shutdownNow();
         }
@@ -188,6 +196,38 @@ public final class LockTorture {
                 failures.add("sweeper: " + e);
             }
             Thread.sleep(interval.toMillis());
+        }
+        return null;
+    }
+
+    /**
+     * The node's lease renewer: a round of bulk renewal every other {@link NodeHeartbeats#round()}
+     * until the clients are done, and a last one; each beat it renewed is written down as a
+     * heartbeat call from the moment it was noted to the end of its round, with the number of locks
+     * it renewed.
+     */
+    private Void renewRounds(long deadline) throws InterruptedException {
+        boolean last = false;
+        while (!last) {
+            last = done || System.nanoTime() >= deadline + TimeUnit.SECONDS.toNanos(120);
+            try {
+                List<NodeHeartbeats.Renewal> round = heartbeats.renewNoted();
+                Instant after = Instant.now();
+                for (NodeHeartbeats.Renewal r : round) {
+                    if (r.renewed() > 0) {
+                        count(Op.BULK_RENEWED);
+                    }
+                    seen.renewedCall(
+                            r.beat().ownerId(), r.beat().view(), r.noted(), after, r.renewed());
+                }
+            } catch (RuntimeException e) {
+                failures.add("renewer: " + e);
+            }
+            if (!last) {
+                // Twice the node's wait (half a lease): a wider window between a beat and its
+                // round, where a grant or a release of the same tab can fall.
+                Thread.sleep(heartbeats.round().toMillis() * 2);
+            }
         }
         return null;
     }
@@ -260,11 +300,16 @@ public final class LockTorture {
             if (dice < 330) {
                 acquire();
             } else if (dice < 430) {
-                count(Op.RENEW);
                 String view = random.nextBoolean() ? null : tab();
-                Instant before = Instant.now();
-                int renewed = either("renew", () -> locks.renew(owner.ownerId(), view));
-                seen.renewedCall(owner.ownerId(), view, before, Instant.now(), renewed);
+                if (random.nextBoolean()) {
+                    count(Op.BEAT_NOTED); // written down by the renewer, with its round
+                    heartbeats.beat(owner.ownerId(), view);
+                } else {
+                    count(Op.RENEW);
+                    Instant before = Instant.now();
+                    int renewed = either("renew", () -> locks.renew(owner.ownerId(), view));
+                    seen.renewedCall(owner.ownerId(), view, before, Instant.now(), renewed);
+                }
             } else if (dice < 600) {
                 release();
             } else if (dice < 640) {

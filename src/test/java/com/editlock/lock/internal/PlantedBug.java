@@ -57,8 +57,22 @@ enum PlantedBug {
             "that tab held at most",
             "a tab's heartbeat renews the session's other tabs",
             LockStatements.RENEW,
-            "(? :: varchar is null or owner_view = ?)",
-            "(? :: varchar is null or owner_view = ? or true)"),
+            "(b.owner_view is null or b.owner_view = a.owner_view)",
+            "(b.owner_view is null or b.owner_view = a.owner_view or true)"),
+
+    RENEWAL_IGNORES_OWNER(
+            "held at most",
+            "a node's bulk renewal matches beats to locks by tab alone, whoever owns them",
+            LockStatements.RENEW,
+            "where b.owner_id = a.owner_id and",
+            "where (b.owner_id = a.owner_id or b.owner_view = a.owner_view) and"),
+
+    RENEWAL_SHORTENS_LEASE(
+            "before its lease ran out",
+            "a bulk renewal sets the lease from an older beat, shortening a newer grant's lease",
+            LockStatements.RENEW,
+            "least(greatest(a.expires_at, statement_timestamp()",
+            "least((statement_timestamp()"),
 
     FORCE_RELEASE_AUDITED_AS_RELEASED(
             "the admin was told token",
