@@ -178,6 +178,13 @@ final class ClusterTorture {
     }
 
     /**
+     * A heartbeat's renewal (or revival) happens in the node's next round of bulk renewal, a second
+     * after the beat at most ({@code NodeHeartbeats}), plus 1 s for a loaded machine: the call it
+     * explains lasts until then.
+     */
+    static final Duration RENEWAL_ROUND = Duration.ofSeconds(2);
+
+    /**
      * How soon a tab that was cut off must have lost its locks, from the cut: the node notices
      * within a keep-alive and its probes (1 s + 2 × 100 ms, {@code LiveStreams}), then the tab
      * grace runs, plus 1 s for a loaded machine. The lease is not this layer's bound (a lapsed
@@ -735,10 +742,12 @@ final class ClusterTorture {
             Instant before = Instant.now();
             ApiClient.Answer a = api.heartbeat();
             Instant after = Instant.now();
-            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, null, before, after));
+            Instant renewedBy = after.plus(RENEWAL_ROUND);
+            grantingCalls.add(
+                    new GrantCalls.Call(index + "/" + generation, null, before, renewedBy));
             if (a.status() == 204) {
                 count("heartbeat");
-                renewals.add(new Object[] {index, generation, before, after});
+                renewals.add(new Object[] {index, generation, before, renewedBy});
                 lastBeat = after;
             } else {
                 unexpected("heartbeat", a);
@@ -935,10 +944,12 @@ final class ClusterTorture {
             Instant before = Instant.now();
             int status = browser.post("api/locks/heartbeat?view=" + tab.view).statusCode();
             Instant after = Instant.now();
-            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, null, before, after));
+            Instant renewedBy = after.plus(RENEWAL_ROUND);
+            grantingCalls.add(
+                    new GrantCalls.Call(index + "/" + generation, null, before, renewedBy));
             if (status == 204) {
                 count("screen heartbeat");
-                renewals.add(new Object[] {index, generation, before, after});
+                renewals.add(new Object[] {index, generation, before, renewedBy});
                 lastBeat = after;
             } else {
                 unexpected("tab heartbeat", new ApiClient.Answer(status, browser.page(), null, 0));

@@ -48,6 +48,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
                         .start());
     }
 
+    /**
+     * A throw-away database that counts every statement it runs ({@code pg_stat_statements}
+     * preloaded; the benchmarks read the database's own counts, not the application's).
+     */
+    public static EmbeddedDatabase counting() throws IOException {
+        return new EmbeddedDatabase(
+                base().setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                        .setServerConfig("pg_stat_statements.track", "all")
+                        .start());
+    }
+
     /** A throw-away database for tests: fast, because durability is off, and deleted on close. */
     public static EmbeddedDatabase throwAway() throws IOException {
         return new EmbeddedDatabase(base().start());
