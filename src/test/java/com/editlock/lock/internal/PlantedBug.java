@@ -64,8 +64,8 @@ enum PlantedBug {
             "held at most",
             "a node's bulk renewal matches beats to locks by tab alone, whoever owns them",
             LockStatements.RENEW,
-            "where b.owner_id = a.owner_id and",
-            "where (b.owner_id = a.owner_id or b.owner_view = a.owner_view) and"),
+            "on a.owner_id = b.owner_id and",
+            "on (a.owner_id = b.owner_id or b.owner_view = a.owner_view) and"),
 
     RENEWAL_SHORTENS_LEASE(
             "before its lease ran out",
