@@ -35,8 +35,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * page benchmarks start Payara Micro nodes of their own.
  *
  * <p>System properties: {@code bench.quick=true} (one fork, short iterations: to try the command,
- * not to quote), {@code bench.parts=locks,release-all,sweep,pages,push,tokens,liveness} (a subset),
- * {@code bench.out} (where to write the report; default {@code BENCHMARKS.md}).
+ * not to quote), {@code bench.parts=locks,release-all,sweep,pages,push,tokens,liveness,capacity} (a
+ * subset), {@code bench.out} (where to write the report; default {@code BENCHMARKS.md}).
  */
 public final class Benchmarks {
 
@@ -54,7 +54,7 @@ public final class Benchmarks {
                 Set.of(
                         System.getProperty(
                                         "bench.parts",
-                                        "locks,release-all,sweep,pages,push,tokens,liveness")
+                                        "locks,release-all,sweep,pages,push,tokens,liveness,capacity")
                                 .split(","));
         Path root = Path.of("").toAbsolutePath();
         Report report = new Report(root);
@@ -101,6 +101,9 @@ public final class Benchmarks {
         if (parts.contains("liveness")) {
             com.editlock.lock.internal.LivenessBenchmark.run(report, QUICK);
         }
+        if (parts.contains("capacity")) {
+            com.editlock.it.CapacityBenchmark.run(report, QUICK);
+        }
         // Only a run of every part replaces BENCHMARKS.md; a subset goes to target/ unless told
         // otherwise.
         String out0 = System.getProperty("bench.out", "");
@@ -108,7 +111,7 @@ public final class Benchmarks {
                 Path.of(
                         !out0.isBlank()
                                 ? out0
-                                : parts.size() == 7
+                                : parts.size() == 8
                                         ? "BENCHMARKS.md"
                                         : "target/benchmarks-partial.md");
         Files.writeString(out, env.header(parts) + report.markdown(), StandardCharsets.UTF_8);
@@ -762,7 +765,7 @@ public final class Benchmarks {
                                             + " commits",
                             redis,
                             os)
-                    + (parts.size() < 7
+                    + (parts.size() < 8
                             ? "\nParts run: "
                                     + String.join(", ", new java.util.TreeSet<>(parts))
                                     + ".\n"

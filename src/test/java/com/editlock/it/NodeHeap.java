@@ -34,6 +34,15 @@ final class NodeHeap {
         return new NodeHeap(Long.parseLong(m.group(1)));
     }
 
+    /** The CPU time the node's process has used so far (user and system, all its threads). */
+    java.time.Duration cpu() throws IOException {
+        String stat =
+                java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+        return java.time.Duration.ofMillis(ticks * 10); // USER_HZ is 100 on Linux
+    }
+
     /** Bytes of heap in use after a full garbage collection. */
     long usedAfterGc() throws IOException, InterruptedException {
         run(jcmd(), String.valueOf(pid), "GC.run");
