@@ -13,7 +13,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,8 +43,11 @@ public class NodeHeartbeats implements Heartbeats {
     /** Tabs noted at most before a beat is renewed on the spot (a test may lower it). */
     int maxNoted = 50_000;
 
-    /** Beats per statement: one statement renews a round's beats up to this many. */
-    static final int BATCH = 10_000;
+    /**
+     * Beats per statement: one statement renews a round's beats up to this many (a test may lower
+     * it).
+     */
+    int batchSize = 10_000;
 
     /** A tab that beats, and its latest beat: by this node's monotonic clock and by the wall's. */
     private record Tab(String ownerId, String view) {}
@@ -114,8 +116,8 @@ public class NodeHeartbeats implements Heartbeats {
 
     /**
      * One round: renews every tab that beat since the last round, in statements of up to {@link
-     * #BATCH} beats (tabs in a fixed order). A beat older than the lease (the round was held up
-     * that long) earns nothing and renews nothing. Returns what each beat renewed.
+     * #batchSize} beats. A beat older than the lease (the round was held up that long) earns
+     * nothing and renews nothing. Returns what each beat renewed.
      */
     public List<Renewal> renewNoted() {
         long now = clock.getAsLong();
@@ -126,14 +128,8 @@ public class NodeHeartbeats implements Heartbeats {
                 taken.add(e);
             }
         }
-        taken.sort(
-                Comparator.comparing((Map.Entry<Tab, Noted> e) -> e.getKey().ownerId())
-                        .thenComparing(
-                                e -> e.getKey().view(),
-                                Comparator.nullsFirst(Comparator.naturalOrder())));
         List<Renewal> done = new ArrayList<>(taken.size());
-        List<Beat> batch = new ArrayList<>();
-        List<Instant> at = new ArrayList<>();
+        List<Renewal> batch = new ArrayList<>(); // each beat's renewal, its count still unknown
         for (Map.Entry<Tab, Noted> e : taken) {
             Duration ago = Duration.ofNanos(Math.max(0, now - e.getValue().nanos()));
             Beat beat = new Beat(e.getKey().ownerId(), e.getKey().view(), ago);
@@ -141,25 +137,23 @@ public class NodeHeartbeats implements Heartbeats {
                 done.add(new Renewal(beat, e.getValue().at(), 0));
                 continue;
             }
-            batch.add(beat);
-            at.add(e.getValue().at());
-            if (batch.size() == BATCH) {
-                renew(batch, at, done);
+            batch.add(new Renewal(beat, e.getValue().at(), 0));
+            if (batch.size() == batchSize) {
+                renew(batch, done);
             }
         }
         if (!batch.isEmpty()) {
-            renew(batch, at, done);
+            renew(batch, done);
         }
         return done;
     }
 
-    private void renew(List<Beat> batch, List<Instant> at, List<Renewal> done) {
-        int[] renewed = locks.renew(List.copyOf(batch));
+    private void renew(List<Renewal> batch, List<Renewal> done) {
+        int[] renewed = locks.renew(batch.stream().map(Renewal::beat).toList());
         for (int i = 0; i < batch.size(); i++) {
-            done.add(new Renewal(batch.get(i), at.get(i), renewed[i]));
+            done.add(new Renewal(batch.get(i).beat(), batch.get(i).noted(), renewed[i]));
         }
         batch.clear();
-        at.clear();
     }
 
     private void renewForever() {

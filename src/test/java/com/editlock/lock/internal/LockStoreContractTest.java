@@ -445,6 +445,26 @@ class LockStoreContractTest {
     }
 
     @Test
+    void theStoresHandOverAnswersTheReceiversNewLock() {
+        Lock saras = write(whole, sara);
+        Lock omars =
+                store.inTransaction(
+                        () ->
+                                locks.handOver(
+                                        whole,
+                                        sara.ownerId(),
+                                        saras.fencingToken(),
+                                        omar,
+                                        "omar-tab",
+                                        "Quick price fix"));
+        assertThat(omars.key()).isEqualTo(whole);
+        assertThat(omars.ownerId()).isEqualTo(omar.ownerId());
+        assertThat(omars.view()).isEqualTo("omar-tab");
+        assertThat(omars.fencingToken()).isGreaterThan(saras.fencingToken());
+        assertThat(locks.holder(whole)).contains(omars);
+    }
+
+    @Test
     void aHandOverPassesTheLockWithNoGapAThirdAcquirerCouldUseAndFencesTheFormerHolder()
             throws Exception {
         Lock saras = write(whole, sara);
@@ -896,6 +916,52 @@ class LockStoreContractTest {
                 .extracting(NodeHeartbeats.Renewal::renewed)
                 .isEqualTo(0);
         assertThat(secondsLeft(frame)).isLessThan(6);
+    }
+
+    @Test
+    void aRoundOfMoreBeatsThanOneStatementTakesTakesOneStatementPerBatchAndRenewsEachTabOnce() {
+        List<String> sent = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        LockStore counting =
+                store.withStatements(
+                        sql -> {
+                            if (sql.contains("with beat as")) {
+                                sent.add(sql);
+                            }
+                            return sql;
+                        });
+        NodeHeartbeats node =
+                counting.heartbeats(
+                        counting.manager(Duration.ofSeconds(60)), Duration.ofSeconds(60));
+        node.batchSize = 2;
+        for (int i = 1; i <= 5; i++) {
+            acquire(LockKey.itemFilters(g * 100 + i), LockMode.WRITE, sara, "tab-" + i);
+            node.beat(sara.ownerId(), "tab-" + i);
+        }
+        store.execute(
+                "update app_lock set expires_at = statement_timestamp() + interval '5 seconds'"
+                        + " where aggregate_key = ?",
+                whole.toString());
+
+        List<NodeHeartbeats.Renewal> round = node.renewNoted();
+
+        assertThat(round).extracting(NodeHeartbeats.Renewal::renewed).containsOnly(1);
+        assertThat(round)
+                .extracting(r -> r.beat().view())
+                .containsExactlyInAnyOrder("tab-1", "tab-2", "tab-3", "tab-4", "tab-5");
+        assertThat(sent).as("statements for five beats, two a statement").hasSize(3);
+        for (int i = 1; i <= 5; i++) {
+            assertThat(secondsLeft(LockKey.itemFilters(g * 100 + i))).isGreaterThan(55);
+        }
+    }
+
+    @Test
+    void aRoundComesEverySecondOrEveryQuarterLeaseIfThatIsShorter() {
+        assertThat(store.heartbeats(locks, Duration.ofSeconds(60)).round())
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(store.heartbeats(locks, Duration.ofSeconds(4)).round())
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(store.heartbeats(locks, Duration.ofSeconds(2)).round())
+                .isEqualTo(Duration.ofMillis(500));
     }
 
     @Test
