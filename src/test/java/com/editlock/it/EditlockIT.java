@@ -1184,6 +1184,73 @@ public class EditlockIT {
     }
 
     /**
+     * A person with many records open, each in its own tab, keeps every one of their locks: up to
+     * 64 editing pages in one browser session (Faces' default would end the oldest page at the
+     * 26th). The 65th ends only the oldest page, whose lock is released.
+     */
+    @Test
+    @RunAsClient
+    void oneSessionKeepsTheLocksOfSixtyFourEditingTabsAndTheSixtyFifthEndsOnlyTheOldest()
+            throws Exception {
+        List<Long> ids = new ArrayList<>();
+        try (Connection c = TestDatabase.connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                """
+                        with v as (insert into aggregate_version (modified_by)
+                                   select 'many-tabs' from generate_series(1, 65) returning id)
+                        insert into configurator (version_id, name, description, status)
+                        select id, 'Tab ' || id, '', 'DRAFT' from v order by id returning id""");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        Browser omar = new Browser(uri());
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        try {
+            assertThat(omar.login("omar", "demo").statusCode()).isEqualTo(200);
+            for (int i = 0; i < 64; i++) {
+                assertThat(omar.get("configurator.xhtml?id=" + ids.get(i)).statusCode())
+                        .isEqualTo(200);
+                assertThat(omar.testId("lock-status")).contains("You are editing");
+                if (i % 16 == 15) {
+                    assertThat(omar.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
+                }
+            }
+            assertThat(heldOf(ada, ids))
+                    .as("all 64 tabs hold their lock")
+                    .containsExactlyElementsOf(ids.subList(0, 64));
+            assertThat(omar.get("configurator.xhtml?id=" + ids.get(64)).statusCode())
+                    .isEqualTo(200);
+            assertThat(heldOf(ada, ids))
+                    .as("the 65th tab took its lock and only the oldest page ended")
+                    .containsExactlyElementsOf(ids.subList(1, 65));
+        } finally {
+            omar.post("api/logout");
+            try (Connection c = TestDatabase.connect();
+                    PreparedStatement ps =
+                            c.prepareStatement(
+                                    "with c as (delete from configurator where id = any (?)"
+                                            + " returning version_id)"
+                                            + " delete from aggregate_version where id in"
+                                            + " (select version_id from c)")) {
+                ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** Which of the configurators {@code ids} are locked now, in the order of {@code ids}. */
+    private static List<Long> heldOf(Browser admin, List<Long> ids) {
+        java.util.Set<String> held =
+                jsonArray(admin.get("api/locks?limit=500").body()).stream()
+                        .map(l -> l.asJsonObject().getString("resource"))
+                        .collect(java.util.stream.Collectors.toSet());
+        return ids.stream().filter(id -> held.contains("configurator:" + id)).toList();
+    }
+
+    /**
      * Moves the leases of {@code resources} an hour out (as if renewed), so that only their session
      * can end them.
      */
