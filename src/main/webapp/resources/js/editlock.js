@@ -6,8 +6,9 @@
  *   worker when it is gone. When the stream opens, and on its messages ("lock", "presence", "again"), the page looks
  *   again (editlockRefresh, an Ajax call that re-renders the lock area and the current values, never the form being
  *   typed in); at most one look is in flight, and messages meanwhile make one more.
- * - An editing page renews its tab's leases from a Web Worker (its timers are not throttled in a background tab)
- *   while its user is active; after the idle timeout it stops, with a warning a minute before.
+ * - An editing page's leases are renewed while its user is active by the shared worker, in one heartbeat for all the
+ *   browser's editing tabs (without a shared worker, by a dedicated Web Worker of its own); workers, because their
+ *   timers are not throttled in a background tab. After the idle timeout it stops, with a warning a minute before.
  * - Leaving the page (pagehide) releases this tab's locks at once.
  * - "Notify me when free" waits for the record to become free, then says so (and opens it for editing if asked).
  * - An editing page keeps what is typed as the person's draft (PUT /api/drafts/{key}, a second after the last
@@ -59,24 +60,37 @@ var editlock = (function () {
         }
     }
 
+    /** The shared worker's port when it carries this tab (and beats for it), else null. */
+    var shared = null;
+
     function connect() {
         var tab = live.dataset.view;
         var stream = live.dataset.stream;
         if (window.SharedWorker && navigator.locks) {
             try {
-                var worker = new SharedWorker(live.dataset.worker, {name: 'editlock-live'});
+                var worker = new SharedWorker(live.dataset.worker, {name: 'editlock-live-2'});
                 worker.port.onmessage = function (e) {
-                    message(e.data);
+                    if (e.data.type === 'idle') {
+                        idleFor(e.data.idleFor);
+                    } else {
+                        message(e.data);
+                    }
                 };
                 worker.port.start();
+                var hello = {hello: tab, stream: stream};
+                if (settings.editing === 'true') {
+                    hello.beat = {url: settings.heartbeat.split('?')[0], beatMillis: Number(settings.beatMillis),
+                        idleMillis: Number(settings.idleMillis)};
+                }
                 navigator.locks.request('editlock-tab-' + tab, function () {
                     // Hello only once this page holds its lock: the worker's own request for it must wait behind.
-                    worker.port.postMessage({hello: tab, stream: stream});
+                    worker.port.postMessage(hello);
                     return new Promise(function () { }); // held while this page lives
                 });
                 window.addEventListener('pagehide', function () {
                     worker.port.postMessage({bye: tab});
                 });
+                shared = worker.port;
                 return;
             } catch (e) {
                 // no shared worker after all (a private window may refuse it): a stream of this tab's own
@@ -244,38 +258,64 @@ var editlock = (function () {
         }
     }
 
+    /**
+     * Keeps this tab's leases while its user is active: the shared worker beats for all the browser's editing tabs
+     * in one request; without it, a dedicated worker beats for this tab alone. Either tells the page how long its
+     * user has been idle, for the warning.
+     */
     function keepLeases() {
-        if (settings.editing !== 'true' || !window.Worker) {
+        if (settings.editing !== 'true') {
             return;
         }
-        var warning = document.getElementById('idle-warning');
-        var idleMillis = Number(settings.idleMillis);
-        var worker = new Worker(settings.worker);
-        worker.postMessage({url: settings.heartbeat, beatMillis: Number(settings.beatMillis), idleMillis: idleMillis});
+        var tab = live ? live.dataset.view : null;
+        var tell;
+        if (shared) {
+            tell = function (now) {
+                shared.postMessage({active: now, tab: tab});
+            };
+        } else if (window.Worker) {
+            var worker = new Worker(settings.worker);
+            worker.postMessage({url: settings.heartbeat, beatMillis: Number(settings.beatMillis),
+                idleMillis: Number(settings.idleMillis)});
+            worker.onmessage = function (e) {
+                idleFor(e.data.idleFor);
+            };
+            tell = function (now) {
+                worker.postMessage({active: now});
+            };
+        } else {
+            return;
+        }
         var lastSent = 0;
         ['keydown', 'mousedown', 'mousemove', 'input', 'scroll', 'touchstart'].forEach(function (type) {
             window.addEventListener(type, function () {
                 var now = Date.now();
                 if (now - lastSent > 1000) {
                     lastSent = now;
-                    worker.postMessage({active: now});
+                    tell(now);
                 }
             }, {passive: true});
         });
-        worker.onmessage = function (e) {
-            var idle = e.data.idleFor;
-            if (idle >= idleMillis) {
-                warning.textContent = 'You have been away, so your lock is no longer kept: others may take it soon. '
-                    + 'Save what you need, or reload the page to edit again.';
-                warning.hidden = false;
-            } else if (idle >= idleMillis - 60000) {
-                warning.textContent = 'You seem to be away: your lock will be released in about a minute unless you '
-                    + 'continue.';
-                warning.hidden = false;
-            } else {
-                warning.hidden = true;
-            }
-        };
+    }
+
+    /** Warns a minute before the idle timeout ends the lease, and says so once it has. */
+    function idleFor(idle) {
+        var warning = document.getElementById('idle-warning');
+        var idleMillis = Number(settings.idleMillis);
+        if (!warning) {
+            return;
+        }
+        if (idle >= idleMillis) {
+            warning.textContent = 'You have been away, so your lock is no longer kept: others may take it soon. '
+                + 'Save what you need, or reload the page to edit again.';
+            warning.hidden = false;
+        } else if (idle >= idleMillis - 60000) {
+            warning.textContent = 'You seem to be away: your lock will be released in about a minute unless you '
+                + 'continue.';
+            warning.hidden = false;
+        } else {
+            warning.hidden = true;
+        }
     }
 
     /** The form's fields as the person sees them: name to value (no buttons, no Faces state). */
@@ -416,9 +456,17 @@ var editlock = (function () {
         });
     }
 
+    if (live) {
+        connect();
+        window.addEventListener('pageshow', function (e) {
+            if (e.persisted) {
+                window.location.reload(); // back from the back/forward cache: its tab left the stream on the way out
+            }
+        });
+    }
     if (page) {
         bindNotify();
-        keepLeases();
+        keepLeases(); // after connect: the shared worker, if it carries this tab, beats for it
         if (document.readyState === 'loading') { // this script runs above the form it watches
             document.addEventListener('DOMContentLoaded', keepDrafts);
         } else {
@@ -427,14 +475,6 @@ var editlock = (function () {
         window.addEventListener('pagehide', function () {
             if (settings.editing === 'true') {
                 navigator.sendBeacon(settings.leave);
-            }
-        });
-    }
-    if (live) {
-        connect();
-        window.addEventListener('pageshow', function (e) {
-            if (e.persisted) {
-                window.location.reload(); // back from the back/forward cache: its tab left the stream on the way out
             }
         });
     }

@@ -8,6 +8,10 @@
  *   the old one; the server notices the old stream's end and, after its grace, releases what only that tab held.
  * - The new stream opens before the old one closes, so the tabs that stay are never without a stream.
  * - When a stream (re)opens, the tabs it newly carries look again, for anything they missed.
+ * - It also beats for the browser's editing tabs: one heartbeat request every beatMillis names every tab whose user
+ *   was active within idleMillis (tabs report activity), so a browser with 50 open editors sends one request, not
+ *   50. Each editing tab hears once a second how long its user has been idle (for its warning). A failed beat is
+ *   tried again at the next tick. (A worker's timers are not throttled as a background page's are.)
  */
 var tabs = {};
 var streamUrl = null;
@@ -16,6 +20,10 @@ var coming = null; // a newer stream on its way; it replaces the open one when i
 var carried = '';
 var healthy = {};
 var pending = null;
+var editing = {}; // tab -> {active: last activity, beat: last beat}
+var beat = null; // {url, beatMillis, idleMillis}, from the first editing tab
+var beatTimer = null;
+var MAX_BEAT_TABS = 100; // the server's limit per request
 
 onconnect = function (e) {
     var port = e.ports[0];
@@ -27,9 +35,18 @@ onconnect = function (e) {
             navigator.locks.request('editlock-tab-' + d.hello, function () {
                 bye(d.hello); // granted only once the tab's own hold on it ended
             });
+            if (d.beat) {
+                beat = d.beat;
+                editing[d.hello] = {active: Date.now(), beat: 0};
+                if (!beatTimer) {
+                    beatTimer = setInterval(beatNow, 1000);
+                }
+            }
             changed(20);
         } else if (d.bye) {
             bye(d.bye);
+        } else if (d.active && editing[d.tab]) {
+            editing[d.tab].active = d.active;
         }
     };
     port.start();
@@ -39,8 +56,46 @@ function bye(tab) {
     if (tabs[tab]) {
         delete tabs[tab];
         delete healthy[tab];
+        delete editing[tab];
         changed(20);
     }
+}
+
+/** Once a second: tells each editing tab its idle time; when one is due, one beat for all that are active. */
+function beatNow() {
+    var now = Date.now();
+    var active = [];
+    var due = false;
+    Object.keys(editing).forEach(function (tab) {
+        var idle = now - editing[tab].active;
+        if (tabs[tab]) {
+            tabs[tab].postMessage({tab: tab, type: 'idle', idleFor: idle});
+        }
+        if (idle < beat.idleMillis) {
+            active.push(tab);
+            due = due || now - editing[tab].beat >= beat.beatMillis;
+        }
+    });
+    if (!due) {
+        return;
+    }
+    for (var i = 0; i < active.length; i += MAX_BEAT_TABS) {
+        send(active.slice(i, i + MAX_BEAT_TABS), now);
+    }
+}
+
+function send(some, now) {
+    some.forEach(function (tab) {
+        editing[tab].beat = now;
+    });
+    var query = some.map(function (tab) { return 'view=' + encodeURIComponent(tab); }).join('&');
+    fetch(beat.url + '?' + query, {method: 'POST', credentials: 'same-origin'}).catch(function () {
+        some.forEach(function (tab) {
+            if (editing[tab]) {
+                editing[tab].beat = 0; // try again at the next tick
+            }
+        });
+    });
 }
 
 function changed(delay) {

@@ -35,6 +35,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -329,18 +330,28 @@ public class LockResource {
         return all.build();
     }
 
+    /** The most tabs one heartbeat may name (a browser with more sends several). */
+    static final int MAX_BEAT_TABS = 100;
+
     /**
-     * Renews the session's leases; {@code ?view=} (an editor page's own token) limits it to that
-     * tab's locks. The node notes the beat and renews it with all its others within a second, the
-     * lease counted from now ({@link Heartbeats}).
+     * Renews the session's leases; {@code ?view=} (an editor page's own token, repeated for each of
+     * the browser's editing tabs, at most {@value #MAX_BEAT_TABS}) limits it to those tabs' locks.
+     * The node notes the beat and renews it with all its others within a second, the lease counted
+     * from now ({@link Heartbeats}). One bad token refuses the whole beat: nothing is noted.
      */
     @POST
     @Path("heartbeat")
-    public Response heartbeat(@QueryParam("view") String view) {
-        if (view != null && !view.matches("[0-9a-f-]{36}")) {
-            throw new BadRequestException("view must be the token of one of your tabs.");
+    public Response heartbeat(@QueryParam("view") List<String> views) {
+        if (views.size() > MAX_BEAT_TABS) {
+            throw new BadRequestException(
+                    "One heartbeat names at most " + MAX_BEAT_TABS + " tabs; send several.");
         }
-        heartbeats.beat(owner.get().ownerId(), view);
+        for (String view : views) {
+            if (view == null || !view.matches("[0-9a-f-]{36}")) {
+                throw new BadRequestException("view must be the token of one of your tabs.");
+            }
+        }
+        heartbeats.beatTabs(owner.get().ownerId(), views);
         return Response.noContent().build();
     }
 

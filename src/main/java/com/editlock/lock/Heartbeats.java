@@ -12,4 +12,17 @@ public interface Heartbeats {
 
     /** Tab {@code view} of {@code ownerId} ({@code null}: all the owner's tabs) is alive now. */
     void beat(String ownerId, String view);
+
+    /**
+     * One heartbeat from a browser: each of {@code views} (the tabs its shared worker serves) is
+     * alive now; an empty list means all the owner's tabs. A browser sends one of these for all its
+     * tabs, so the requests a node answers grow with browsers, not tabs.
+     */
+    default void beatTabs(String ownerId, java.util.List<String> views) {
+        if (views.isEmpty()) {
+            beat(ownerId, null);
+        } else {
+            views.forEach(view -> beat(ownerId, view));
+        }
+    }
 }

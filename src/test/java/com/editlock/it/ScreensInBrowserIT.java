@@ -372,7 +372,7 @@ public class ScreensInBrowserIT {
     }
 
     @Test
-    void fourActiveTabsKeepTheirLocksWhileTheyStayOpen() {
+    void fourActiveTabsKeepTheirLocksWhileTheyStayOpenWithOneHeartbeatForAll() {
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
         Duration soak = Duration.ofSeconds(Long.getLong("editlock.soak.seconds", 60));
         login(sara, "sara");
@@ -397,13 +397,33 @@ public class ScreensInBrowserIT {
         }
         List<Long> tokens = keys.stream().map(k -> token(ada, k)).toList();
         long since = lastEventId(ada);
+        long beatSeconds =
+                Long.parseLong(
+                                sara.findElement(By.id("editlock-page"))
+                                        .getAttribute("data-beat-millis"))
+                        / 1000;
+        Browser monitor = new Browser(URI.create(base.toString()).resolve("/"));
+        long requests = counter(monitor, "heartbeat_requests_total");
+        long tabBeats = counter(monitor, "heartbeat_tabs_total");
         await("four background tabs keep their locks for " + soak.toSeconds() + " s")
                 .during(soak)
                 .atMost(soak.plusSeconds(10))
                 .pollInterval(Duration.ofSeconds(2))
                 .until(() -> keys.stream().map(k -> token(ada, k)).toList().equals(tokens));
+        requests = counter(monitor, "heartbeat_requests_total") - requests;
+        tabBeats = counter(monitor, "heartbeat_tabs_total") - tabBeats;
         System.out.printf(
-                "Four tabs open for %d s: their locks kept, no release%n", soak.toSeconds());
+                "Four tabs open for %d s: their locks kept, no release; %d heartbeat requests"
+                        + " carried %d tab beats%n",
+                soak.toSeconds(), requests, tabBeats);
+        assertThat(requests)
+                .as(
+                        "the browser beats once every %d s for all its tabs, not once per tab",
+                        beatSeconds)
+                .isBetween(1L, soak.toSeconds() / beatSeconds + 2);
+        assertThat(tabBeats)
+                .as("each of those requests names the four editing tabs")
+                .isGreaterThanOrEqualTo(4 * (requests - 1));
         assertThat(eventsSince(ada, since))
                 .as("nothing was released, closed or lapsed meanwhile")
                 .doesNotContain("RELEASED", "VIEW_CLOSED", "EXPIRED", "SESSION_ENDED");
@@ -512,6 +532,14 @@ public class ScreensInBrowserIT {
                 .filter(e -> e.getJsonNumber("id").longValue() > id)
                 .map(e -> e.getString("type"))
                 .toList();
+    }
+
+    /** A counter of the node's {@code /metrics} (0 before its first count). */
+    private static long counter(Browser monitor, String name) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?m)^" + name + "(?:\\{[^}]*\\})? ([0-9.eE+]+)$")
+                        .matcher(monitor.get("metrics").body());
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
     }
 
     private static long token(Browser admin, String resource) {

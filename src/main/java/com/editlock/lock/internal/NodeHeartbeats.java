@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
  * This node's heartbeats: each one is noted in memory (the tab's latest beat wins) and a thread
@@ -36,6 +38,20 @@ import java.util.logging.Logger;
 public class NodeHeartbeats implements Heartbeats {
 
     private static final Logger LOG = Logger.getLogger(NodeHeartbeats.class.getName());
+
+    private static final Metadata REQUESTS =
+            Metadata.builder()
+                    .withName("heartbeat_requests")
+                    .withDescription(
+                            "Heartbeat requests this node answered (one per browser per beat)")
+                    .build();
+
+    private static final Metadata TABS =
+            Metadata.builder()
+                    .withName("heartbeat_tabs")
+                    .withDescription(
+                            "Tabs those heartbeats kept alive (a request names all its tabs)")
+                    .build();
 
     /** The longest a beat waits for its round. */
     static final Duration ROUND = Duration.ofSeconds(1);
@@ -65,6 +81,9 @@ public class NodeHeartbeats implements Heartbeats {
 
     @Resource ManagedThreadFactory threads;
 
+    /** Absent outside the container (the contract suite). */
+    @Inject MetricRegistry metrics;
+
     /** The lease, when a test sets its own. */
     Duration lease;
 
@@ -91,6 +110,19 @@ public class NodeHeartbeats implements Heartbeats {
         if (renewer != null) {
             renewer.interrupt();
         }
+    }
+
+    /**
+     * Counts the request and its tabs on {@code /metrics}: {@code heartbeat_requests_total} against
+     * {@code heartbeat_tabs_total} shows whether browsers send one beat for all their tabs.
+     */
+    @Override
+    public void beatTabs(String ownerId, List<String> views) {
+        if (metrics != null) {
+            metrics.counter(REQUESTS).inc();
+            metrics.counter(TABS).inc(Math.max(1, views.size()));
+        }
+        Heartbeats.super.beatTabs(ownerId, views);
     }
 
     @Override
