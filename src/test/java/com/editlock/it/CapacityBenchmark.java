@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,17 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * How many open editing tabs one node holds, and what they cost it: simulated tabs, each an edit
  * page opened in a session of its own browser ({@code GET configurator.xhtml?id=…}: the lock taken,
- * the page rendered), {@value #TABS_PER_SESSION} tabs per session sharing one live stream as a
- * browser's worker does, every tab beating every 5 s as its page does ({@code POST
- * /api/locks/heartbeat?view=…}). At each level, with every tab open and beating: the node's heap
- * after a full collection and its CPU, both per open tab (against the node before any tab opened);
- * the heartbeats the load driver kept up with; the edit page's latency for one more user; a release
- * reaching 100 open pages of one record. One Payara Micro node ({@code -Xmx1g}), the product's
- * lease, sweep and tab grace; the load driver runs on the same cores.
+ * the page rendered), {@value #TABS_PER_SESSION} tabs per session sharing one live stream and one
+ * heartbeat every 5 s naming all of them, as a browser's shared worker does ({@code POST
+ * /api/locks/heartbeat?view=…&view=…}). At each level, with every tab open and beating: the node's
+ * heap after a full collection and its CPU, both per open tab (against the node before any tab
+ * opened); the heartbeats the load driver kept up with; the edit page's latency for one more user;
+ * a release reaching 100 open pages of one record. One Payara Micro node ({@code -Xmx1g}), the
+ * product's lease, sweep and tab grace; the load driver runs on the same cores.
  */
 public final class CapacityBenchmark {
 
     static final int TABS_PER_SESSION = 50;
+    static final int LIST_PAGES = 1000;
     private static final Duration BEAT = Duration.ofSeconds(5);
 
     private CapacityBenchmark() {}
@@ -47,16 +49,17 @@ public final class CapacityBenchmark {
     }
 
     public static void run(Report report, boolean quick) throws Exception {
+        String asked = System.getProperty("bench.capacity.tabs", "");
         int[] levels =
                 Arrays.stream(
-                                System.getProperty(
-                                                "bench.capacity.tabs",
-                                                quick ? "500,1000" : "1000,5000,10000")
+                                (asked.isBlank() ? quick ? "500,1000" : "1000,5000,10000" : asked)
                                         .split(","))
                         .mapToInt(Integer::parseInt)
                         .toArray();
         int most = Arrays.stream(levels).max().orElseThrow();
         List<List<String>> rows = new ArrayList<>();
+        String profile = "";
+        List<Long> lists = List.of();
         Charts.Series heapLine = new Charts.Series("node heap per open tab, KB");
         Charts.Series cpuLine = new Charts.Series("node CPU per open tab, µs per s");
         try (Cluster cluster =
@@ -77,6 +80,7 @@ public final class CapacityBenchmark {
                             .map(k -> Long.parseLong(k.substring("configurator:".length())))
                             .toList();
             long emptyHeap = heap.usedAfterGc();
+            Map<String, Long> emptyClasses = heap.histogram();
             double emptyCpu = cpuPerSecond(heap, Duration.ofSeconds(quick ? 5 : 15));
             List<Session> sessions = new CopyOnWriteArrayList<>();
             List<String> allTabs = new CopyOnWriteArrayList<>();
@@ -87,17 +91,30 @@ public final class CapacityBenchmark {
                     long opening = System.nanoTime();
                     open(cluster.uri(0), ids, sessions, allTabs, level);
                     double openSeconds = (System.nanoTime() - opening) / 1e9;
+                    long held = locksHeld(cluster.uri(0));
+                    require(
+                            held >= level,
+                            "only " + held + " of " + level + " open tabs hold their lock");
                     TimeUnit.SECONDS.sleep(quick ? 3 : 10); // every tab beats once or twice
                     long late0 = beats.late.get();
+                    long requests0 = beats.requests.get();
                     long sent0 = beats.sent.get();
                     long failed0 = beats.failed.get();
                     long window0 = System.nanoTime();
                     double cpu = cpuPerSecond(heap, Duration.ofSeconds(quick ? 5 : 20));
                     double windowSeconds = (System.nanoTime() - window0) / 1e9;
                     double beatRate = (beats.sent.get() - sent0) / windowSeconds;
+                    double requestRate = (beats.requests.get() - requests0) / windowSeconds;
                     long late = beats.late.get() - late0;
                     long failed = beats.failed.get() - failed0;
                     long used = heap.usedAfterGc();
+                    Map<String, Long> classes = heap.histogram();
+                    System.out.printf(
+                            "Heap grown with %,d open tabs, by class:%n%s%n",
+                            level, NodeHeap.growth(emptyClasses, classes, 80));
+                    if (level == most) {
+                        profile = NodeHeap.growth(emptyClasses, classes);
+                    }
                     List<Long> page = editPage(cluster.uri(0), ids.get(most), quick ? 30 : 100);
                     List<Long> fanOut =
                             PageBenchmarks.fanOut(
@@ -113,6 +130,7 @@ public final class CapacityBenchmark {
                                     String.format("%,d", level),
                                     String.format("%,d", sessions.size()),
                                     Report.number(openSeconds),
+                                    Report.number(requestRate),
                                     String.format(
                                             "%s of %s",
                                             Report.number(beatRate),
@@ -147,6 +165,20 @@ public final class CapacityBenchmark {
                                 "≤ 1,000 ms",
                                 Report.number(push) + " ms",
                                 push <= 1000);
+                        lists =
+                                listFanOut(
+                                        cluster.uri(0),
+                                        ids.get(most),
+                                        LIST_PAGES / TABS_PER_SESSION,
+                                        quick ? 3 : 10);
+                        double listPush = at(lists, 0.99) / 1000.0;
+                        report.target(
+                                String.format(
+                                        "a release reaching %,d open list pages, p99, %,d tabs",
+                                        LIST_PAGES, level),
+                                "≤ 1,000 ms",
+                                Report.number(listPush) + " ms",
+                                listPush <= 1000);
                     }
                 }
             } finally {
@@ -164,9 +196,10 @@ public final class CapacityBenchmark {
                         """
                 Simulated tabs on one Payara Micro node (`-Xmx1g`, the product's 20 s lease, 5 s sweep, 2 s tab
                 grace): each tab is an edit page opened in a logged-in session (`GET configurator.xhtml?id=…`, its
-                own configurator, so its own lock), %d tabs per session sharing one live stream as a browser's
-                worker does, each tab beating every %d s as its page does. With every tab open and beating: the
-                heartbeats the load driver delivered against those due (*late*: more than a second behind), the
+                own configurator, so its own lock), %d tabs per session sharing one live stream and one heartbeat
+                request every %d s that names all of them, as a browser's shared worker does. With every tab open
+                and beating: the heartbeat requests a second, the tab beats they delivered against those due
+                (*late*: more than a second behind), the
                 node's heap after a full collection, per tab against the node before any tab opened, the node's
                 CPU (its process, `/proc`) and per tab, the edit page for one more user (p50 / p99 ms), and a
                 release reaching 100 open read-only pages of one record, each its own session and stream
@@ -179,7 +212,8 @@ public final class CapacityBenchmark {
                         "open tabs",
                         "sessions",
                         "opened in s",
-                        "beats/s delivered",
+                        "heartbeat requests/s",
+                        "tab beats/s delivered",
                         "late / failed beats",
                         "node heap MB",
                         "heap KB per tab",
@@ -195,6 +229,23 @@ public final class CapacityBenchmark {
                 "KB / µs per s",
                 false,
                 List.of(heapLine, cpuLine));
+        report.text(
+                String.format(
+                        "With the most tabs open, %,d list pages (%d browsers of %d list tabs, a"
+                                + " stream each) hear of a release on the node: p50 %s ms, p99 %s"
+                                + " ms, the last of them %s ms (from the release's request to each"
+                                + " tab's message).",
+                        LIST_PAGES,
+                        LIST_PAGES / TABS_PER_SESSION,
+                        TABS_PER_SESSION,
+                        ms(lists, 0.5),
+                        ms(lists, 0.99),
+                        ms(lists, 1.0)));
+        report.text(
+                "What the heap grew by with the most tabs open, by class (after a full collection,"
+                        + " against the node before any tab opened):\n\n```\n"
+                        + profile
+                        + "\n```");
     }
 
     /** Opens sessions and tabs until {@code level} tabs are open, each session then its stream. */
@@ -254,13 +305,17 @@ public final class CapacityBenchmark {
         }
     }
 
-    /** Every open tab beats every {@link #BEAT}, spread evenly, as long as the run lasts. */
+    /**
+     * Every browser (session) beats every {@link #BEAT} for all its open tabs in one request, as
+     * its shared worker does, the browsers spread evenly, as long as the run lasts.
+     */
     private static final class Beats {
         final List<Session> sessions;
+        final AtomicLong requests = new AtomicLong();
         final AtomicLong sent = new AtomicLong();
         final AtomicLong late = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
-        private final ExecutorService pool = Executors.newFixedThreadPool(8);
+        private final ExecutorService pool = Executors.newFixedThreadPool(4);
         private volatile boolean running = true;
 
         Beats(List<Session> sessions) {
@@ -268,33 +323,37 @@ public final class CapacityBenchmark {
         }
 
         void start() {
-            for (int t = 0; t < 8; t++) {
+            for (int t = 0; t < 4; t++) {
                 int slice = t;
                 pool.submit(
                         () -> {
                             while (running) {
                                 long round = System.nanoTime();
                                 List<Session> all = List.copyOf(sessions);
-                                int tabs = all.stream().mapToInt(s -> s.tabs.size()).sum();
-                                long spacing = tabs == 0 ? 0 : BEAT.toNanos() / tabs;
-                                long k = 0;
-                                for (Session s : all) {
-                                    for (String tab : s.tabs) {
-                                        if (k++ % 8 != slice || !running) {
-                                            continue;
-                                        }
-                                        long wait = round + k * spacing - System.nanoTime();
-                                        if (wait > 0) {
-                                            TimeUnit.NANOSECONDS.sleep(wait);
-                                        } else if (-wait > TimeUnit.SECONDS.toNanos(1)) {
-                                            late.incrementAndGet();
-                                        }
-                                        int status =
-                                                s.browser
-                                                        .post("api/locks/heartbeat?view=" + tab)
-                                                        .statusCode();
-                                        (status == 204 ? sent : failed).incrementAndGet();
+                                long spacing = all.isEmpty() ? 0 : BEAT.toNanos() / all.size();
+                                for (int k = 0; k < all.size() && running; k++) {
+                                    if (k % 4 != slice) {
+                                        continue;
                                     }
+                                    Session s = all.get(k);
+                                    long wait = round + k * spacing - System.nanoTime();
+                                    if (wait > 0) {
+                                        TimeUnit.NANOSECONDS.sleep(wait);
+                                    } else if (-wait > TimeUnit.SECONDS.toNanos(1)) {
+                                        late.addAndGet(s.tabs.size());
+                                    }
+                                    String views =
+                                            s.tabs.stream()
+                                                    .map(tab -> "view=" + tab)
+                                                    .collect(
+                                                            java.util.stream.Collectors.joining(
+                                                                    "&"));
+                                    int status =
+                                            s.browser
+                                                    .post("api/locks/heartbeat?" + views)
+                                                    .statusCode();
+                                    requests.incrementAndGet();
+                                    (status == 204 ? sent : failed).addAndGet(s.tabs.size());
                                 }
                                 long rest = round + BEAT.toNanos() - System.nanoTime();
                                 if (rest > 0) {
@@ -311,6 +370,96 @@ public final class CapacityBenchmark {
             pool.shutdownNow();
             pool.awaitTermination(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * A release reaching open list pages: {@code browsers} sessions of {@link #TABS_PER_SESSION}
+     * list tabs each, one stream per browser; {@code rounds} times a holder takes configurator
+     * {@code id} (every tab hears of it) and releases it. The microseconds from each release's
+     * request to each tab's message.
+     */
+    private static List<Long> listFanOut(URI base, long id, int browsers, int rounds)
+            throws Exception {
+        Map<String, Long> heard = new java.util.concurrent.ConcurrentHashMap<>();
+        List<Session> lists = new ArrayList<>();
+        Browser holder = new Browser(base).basic("sara", "demo");
+        List<Long> micros = new ArrayList<>();
+        try {
+            for (int b = 0; b < browsers; b++) {
+                Session s = new Session(new Browser(base));
+                require(s.browser.login("omar", "demo").statusCode() == 200, "login");
+                for (int t = 0; t < TABS_PER_SESSION; t++) {
+                    require(
+                            s.browser.get("configurators.xhtml").statusCode() == 200,
+                            "a list page did not open");
+                    s.tabs.add(s.browser.viewToken().orElseThrow());
+                }
+                String live = s.browser.liveAddress().orElseThrow().toString();
+                s.stream =
+                        PageStream.open(
+                                URI.create(
+                                        live.substring(0, live.indexOf("?tabs="))
+                                                + "?tabs="
+                                                + String.join(",", s.tabs)),
+                                s.browser.sessionId().orElse(null),
+                                Duration.ofSeconds(10),
+                                m -> {
+                                    if (m.contains("\"lock\"")) {
+                                        java.util.regex.Matcher tab =
+                                                java.util.regex.Pattern.compile(
+                                                                "\"tab\":\"([^\"]+)\"")
+                                                        .matcher(m);
+                                        if (tab.find()) {
+                                            heard.putIfAbsent(tab.group(1), System.nanoTime());
+                                        }
+                                    }
+                                });
+                require(s.stream.status() == 200, "a list stream was refused");
+                lists.add(s);
+            }
+            int tabs = browsers * TABS_PER_SESSION;
+            String resource = "{\"resource\":\"configurator:" + id + "\"}";
+            for (int round = 0; round < rounds; round++) {
+                heard.clear();
+                require(holder.postJson("api/locks", resource).statusCode() == 201, "acquire");
+                awaitHeard(heard, tabs);
+                heard.clear();
+                long released = System.nanoTime();
+                require(
+                        holder.delete("api/locks/configurator:" + id).statusCode() == 204,
+                        "release");
+                awaitHeard(heard, tabs);
+                heard.values().forEach(at -> micros.add((at - released) / 1000));
+            }
+        } finally {
+            for (Session s : lists) {
+                s.stream.close();
+                s.browser.post("api/logout");
+            }
+        }
+        Collections.sort(micros);
+        return micros;
+    }
+
+    private static void awaitHeard(Map<String, Long> heard, int tabs) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (heard.size() < tabs) {
+            require(
+                    System.nanoTime() < until,
+                    "only " + heard.size() + " of " + tabs + " list tabs heard within 10 s");
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    /** Configurator locks held now, as the node's metrics count them. */
+    private static long locksHeld(URI base) {
+        String metrics = new Browser(base.resolve("/")).get("metrics").body();
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile(
+                                "(?m)^locks_held\\{[^}]*kind=\"configurator\"[^}]*\\} ([0-9.eE+]+)$")
+                        .matcher(metrics);
+        require(m.find(), "the node's metrics have no locks_held");
+        return (long) Double.parseDouble(m.group(1));
     }
 
     /** The node's CPU over {@code window}, in cores (1.0: one core all the time). */
@@ -334,6 +483,7 @@ public final class CapacityBenchmark {
             require(page.statusCode() == 200, "the edit page answered " + page.statusCode());
         }
         user.delete("api/locks/configurator:" + id);
+        user.post("api/logout"); // its pages are not idle editing tabs: they must not count as such
         Collections.sort(micros);
         return micros;
     }

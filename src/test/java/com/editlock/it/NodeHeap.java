@@ -68,6 +68,12 @@ final class NodeHeap {
 
     /** The classes that grew most from {@code before} to {@code after}, one per line. */
     static String growth(java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+        return growth(before, after, 12);
+    }
+
+    /** The {@code limit} classes that grew most from {@code before} to {@code after}. */
+    static String growth(
+            java.util.Map<String, Long> before, java.util.Map<String, Long> after, int limit) {
         return after.entrySet().stream()
                 .map(
                         e ->
@@ -75,7 +81,7 @@ final class NodeHeap {
                                         e.getKey(),
                                         e.getValue() - before.getOrDefault(e.getKey(), 0L)))
                 .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
-                .limit(12)
+                .limit(limit)
                 .map(e -> String.format("  %+,12d B  %s", e.getValue(), e.getKey()))
                 .collect(java.util.stream.Collectors.joining("\n"));
     }

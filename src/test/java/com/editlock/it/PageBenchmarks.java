@@ -447,12 +447,13 @@ public final class PageBenchmarks {
      */
     static final class PageSocket {
         final String html;
+        private final Browser browser;
         private final PageStream stream;
         private volatile CountDownLatch news = new CountDownLatch(1);
         private volatile long arrived;
 
         PageSocket(PayaraNode node, String user, String path) throws Exception {
-            Browser browser = new Browser(URI.create(node.url()));
+            browser = new Browser(URI.create(node.url()));
             require(browser.login(user, "demo").statusCode() == 200, "login of " + user);
             html = browser.get(path).body();
             require(browser.liveAddress().isPresent(), "the page has no live stream");
@@ -486,8 +487,10 @@ public final class PageBenchmarks {
             stream.close();
         }
 
+        /** The tab closes and its user logs out: nothing of this page stays on the node. */
         void close() {
             stream.close();
+            browser.post("api/logout");
         }
     }
 }
