@@ -100,9 +100,11 @@ public final class CapacityBenchmark {
                     long requests0 = beats.requests.get();
                     long sent0 = beats.sent.get();
                     long failed0 = beats.failed.get();
+                    resetStatements(cluster);
                     long window0 = System.nanoTime();
                     double cpu = cpuPerSecond(heap, Duration.ofSeconds(quick ? 5 : 20));
                     double windowSeconds = (System.nanoTime() - window0) / 1e9;
+                    double livenessRate = livenessStatements(cluster) / windowSeconds;
                     double beatRate = (beats.sent.get() - sent0) / windowSeconds;
                     double requestRate = (beats.requests.get() - requests0) / windowSeconds;
                     long late = beats.late.get() - late0;
@@ -131,6 +133,7 @@ public final class CapacityBenchmark {
                                     String.format("%,d", sessions.size()),
                                     Report.number(openSeconds),
                                     Report.number(requestRate),
+                                    Report.number(livenessRate),
                                     String.format(
                                             "%s of %s",
                                             Report.number(beatRate),
@@ -145,6 +148,14 @@ public final class CapacityBenchmark {
                     heapLine.add(level, heapPerTab);
                     cpuLine.add(level, cpuPerTab);
                     if (level == most) {
+                        report.target(
+                                String.format(
+                                        "liveness statements per node per second, %,d open tabs"
+                                                + " over HTTP (pg_stat_statements)",
+                                        level),
+                                "≤ 1",
+                                Report.number(livenessRate),
+                                livenessRate <= 1.0);
                         report.target(
                                 String.format(
                                         "node heap per idle open editing tab, %,d tabs", level),
@@ -198,7 +209,8 @@ public final class CapacityBenchmark {
                 grace): each tab is an edit page opened in a logged-in session (`GET configurator.xhtml?id=…`, its
                 own configurator, so its own lock), %d tabs per session sharing one live stream and one heartbeat
                 request every %d s that names all of them, as a browser's shared worker does. With every tab open
-                and beating: the heartbeat requests a second, the tab beats they delivered against those due
+                and beating: the heartbeat requests a second, the lease renewals the database ran a second (its
+                own count, `pg_stat_statements`), the tab beats they delivered against those due
                 (*late*: more than a second behind), the
                 node's heap after a full collection, per tab against the node before any tab opened, the node's
                 CPU (its process, `/proc`) and per tab, the edit page for one more user (p50 / p99 ms), and a
@@ -213,6 +225,7 @@ public final class CapacityBenchmark {
                         "sessions",
                         "opened in s",
                         "heartbeat requests/s",
+                        "liveness statements/s",
                         "tab beats/s delivered",
                         "late / failed beats",
                         "node heap MB",
@@ -448,6 +461,30 @@ public final class CapacityBenchmark {
                     System.nanoTime() < until,
                     "only " + heard.size() + " of " + tabs + " list tabs heard within 10 s");
             TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    private static void resetStatements(Cluster cluster) throws java.sql.SQLException {
+        try (java.sql.Connection c = cluster.connect();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("create extension if not exists pg_stat_statements");
+            s.execute("select pg_stat_statements_reset()");
+        }
+    }
+
+    /**
+     * The lease renewals the database ran since the reset, by its own count ({@code
+     * pg_stat_statements}: the renewal statement begins {@code with beat as}).
+     */
+    private static long livenessStatements(Cluster cluster) throws java.sql.SQLException {
+        try (java.sql.Connection c = cluster.connect();
+                java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs =
+                        s.executeQuery(
+                                "select coalesce(sum(calls), 0) from pg_stat_statements"
+                                        + " where query like 'with beat as%'")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

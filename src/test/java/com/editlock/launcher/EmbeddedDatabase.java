@@ -37,7 +37,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /**
      * A database on {@code port} whose data stays in {@code dataDirectory} when it is closed, so it
      * can be stopped and started again at the same address (a database outage). Durability off,
-     * like the tests' database.
+     * like the tests' database; it counts its statements as {@link #counting()} does.
      */
     public static EmbeddedDatabase restartable(Path dataDirectory, int port) throws IOException {
         Files.createDirectories(dataDirectory);
@@ -45,6 +45,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 base().setDataDirectory(dataDirectory)
                         .setCleanDataDirectory(false)
                         .setPort(port)
+                        .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                        .setServerConfig("pg_stat_statements.track", "all")
                         .start());
     }
 
