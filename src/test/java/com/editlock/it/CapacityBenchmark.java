@@ -48,6 +48,24 @@ public final class CapacityBenchmark {
         }
     }
 
+    /** What one level measured, and its row of the table. */
+    private record Level(
+            List<String> row,
+            double heapPerTab,
+            double cpuPerTab,
+            double livenessPerNode,
+            List<Long> page,
+            List<Long> fanOut,
+            Map<String, Long> classes) {}
+
+    private static final List<String> NODE_SETTINGS =
+            List.of(
+                    "-Xmx1g",
+                    "-Dlocks.lease.seconds=20",
+                    "-Dlocks.sweep.seconds=5",
+                    "-Dlocks.tab.grace.seconds=2",
+                    "-Dlocks.session.timeout.seconds=1800");
+
     public static void run(Report report, boolean quick) throws Exception {
         String asked = System.getProperty("bench.capacity.tabs", "");
         int[] levels =
@@ -62,146 +80,79 @@ public final class CapacityBenchmark {
         List<Long> lists = List.of();
         Charts.Series heapLine = new Charts.Series("node heap per open tab, KB");
         Charts.Series cpuLine = new Charts.Series("node CPU per open tab, µs per s");
-        try (Cluster cluster =
-                Cluster.start(
-                        1,
-                        "capacity",
-                        List.of(
-                                "-Xmx1g",
-                                "-Dlocks.lease.seconds=20",
-                                "-Dlocks.sweep.seconds=5",
-                                "-Dlocks.tab.grace.seconds=2",
-                                "-Dlocks.session.timeout.seconds=1800"))) {
-            PayaraNode node = cluster.node(0);
-            NodeHeap heap = NodeHeap.listeningOn(node.port());
-            List<Long> ids =
-                    cluster.addConfigurators(most + 1).stream()
-                            .filter(k -> k.matches("configurator:\\d+"))
-                            .map(k -> Long.parseLong(k.substring("configurator:".length())))
-                            .toList();
-            long emptyHeap = heap.usedAfterGc();
-            Map<String, Long> emptyClasses = heap.histogram();
-            double emptyCpu = cpuPerSecond(heap, Duration.ofSeconds(quick ? 5 : 15));
-            List<Session> sessions = new CopyOnWriteArrayList<>();
-            List<String> allTabs = new CopyOnWriteArrayList<>();
-            Beats beats = new Beats(sessions);
-            beats.start();
+        Level top = null;
+        try (Cluster cluster = Cluster.start(1, "capacity", NODE_SETTINGS)) {
+            Load load = new Load(cluster, most, quick);
             try {
                 for (int level : levels) {
-                    long opening = System.nanoTime();
-                    open(cluster.uri(0), ids, sessions, allTabs, level);
-                    double openSeconds = (System.nanoTime() - opening) / 1e9;
-                    long held = locksHeld(cluster.uri(0));
-                    require(
-                            held >= level,
-                            "only " + held + " of " + level + " open tabs hold their lock");
-                    TimeUnit.SECONDS.sleep(quick ? 3 : 10); // every tab beats once or twice
-                    long late0 = beats.late.get();
-                    long requests0 = beats.requests.get();
-                    long sent0 = beats.sent.get();
-                    long failed0 = beats.failed.get();
-                    resetStatements(cluster);
-                    long window0 = System.nanoTime();
-                    double cpu = cpuPerSecond(heap, Duration.ofSeconds(quick ? 5 : 20));
-                    double windowSeconds = (System.nanoTime() - window0) / 1e9;
-                    double livenessRate = livenessStatements(cluster) / windowSeconds;
-                    double beatRate = (beats.sent.get() - sent0) / windowSeconds;
-                    double requestRate = (beats.requests.get() - requests0) / windowSeconds;
-                    long late = beats.late.get() - late0;
-                    long failed = beats.failed.get() - failed0;
-                    long used = heap.usedAfterGc();
-                    Map<String, Long> classes = heap.histogram();
+                    top = load.measure(level, String.format("%,d", level));
+                    rows.add(top.row());
+                    heapLine.add(level, top.heapPerTab());
+                    cpuLine.add(level, top.cpuPerTab());
                     System.out.printf(
                             "Heap grown with %,d open tabs, by class:%n%s%n",
-                            level, NodeHeap.growth(emptyClasses, classes, 80));
-                    if (level == most) {
-                        profile = NodeHeap.growth(emptyClasses, classes);
-                    }
-                    List<Long> page = editPage(cluster.uri(0), ids.get(most), quick ? 30 : 100);
-                    List<Long> fanOut =
-                            PageBenchmarks.fanOut(
-                                    node,
-                                    List.of(node),
-                                    ids.get(most).intValue(),
-                                    100,
-                                    quick ? 5 : 10);
-                    double heapPerTab = (used - emptyHeap) / 1024.0 / level;
-                    double cpuPerTab = (cpu - emptyCpu) * 1e6 / level;
-                    rows.add(
-                            List.of(
-                                    String.format("%,d", level),
-                                    String.format("%,d", sessions.size()),
-                                    Report.number(openSeconds),
-                                    Report.number(requestRate),
-                                    Report.number(livenessRate),
-                                    String.format(
-                                            "%s of %s",
-                                            Report.number(beatRate),
-                                            Report.number(level / (double) BEAT.toSeconds())),
-                                    String.format("%,d / %,d", late, failed),
-                                    String.format("%,d", used / 1024 / 1024),
-                                    String.format("**%s**", Report.number(heapPerTab)),
-                                    String.format("%.0f %%", cpu * 100),
-                                    Report.number(cpuPerTab),
-                                    ms(page, 0.5) + " / " + ms(page, 0.99),
-                                    ms(fanOut, 0.5) + " / " + ms(fanOut, 0.99)));
-                    heapLine.add(level, heapPerTab);
-                    cpuLine.add(level, cpuPerTab);
-                    if (level == most) {
-                        report.target(
-                                String.format(
-                                        "liveness statements per node per second, %,d open tabs"
-                                                + " over HTTP (pg_stat_statements)",
-                                        level),
-                                "≤ 1",
-                                Report.number(livenessRate),
-                                livenessRate <= 1.0);
-                        report.target(
-                                String.format(
-                                        "node heap per idle open editing tab, %,d tabs", level),
-                                "≤ 20 KB",
-                                Report.number(heapPerTab) + " KB",
-                                heapPerTab <= 20);
-                        double p99 = at(page, 0.99) / 1000.0;
-                        report.target(
-                                String.format("edit page p99 with %,d tabs open", level),
-                                "≤ 200 ms",
-                                Report.number(p99) + " ms",
-                                p99 <= 200);
-                        double push = at(fanOut, 0.99) / 1000.0;
-                        report.target(
-                                String.format(
-                                        "a release reaching a record's open pages, p99, %,d tabs",
-                                        level),
-                                "≤ 1,000 ms",
-                                Report.number(push) + " ms",
-                                push <= 1000);
-                        lists =
-                                listFanOut(
-                                        cluster.uri(0),
-                                        ids.get(most),
-                                        LIST_PAGES / TABS_PER_SESSION,
-                                        quick ? 3 : 10);
-                        double listPush = at(lists, 0.99) / 1000.0;
-                        report.target(
-                                String.format(
-                                        "a release reaching %,d open list pages, p99, %,d tabs",
-                                        LIST_PAGES, level),
-                                "≤ 1,000 ms",
-                                Report.number(listPush) + " ms",
-                                listPush <= 1000);
-                    }
+                            level, NodeHeap.growth(load.emptyClasses, top.classes(), 80));
                 }
+                profile = NodeHeap.growth(load.emptyClasses, top.classes());
+                lists =
+                        listFanOut(
+                                cluster.uri(0),
+                                load.ids.get(most),
+                                LIST_PAGES / TABS_PER_SESSION,
+                                quick ? 3 : 10);
             } finally {
-                beats.stop();
-                for (Session s : sessions) {
-                    if (s.stream != null) {
-                        s.stream.close();
-                    }
-                }
+                load.close();
             }
         }
-        report.heading("8. Capacity: open editing tabs on one node");
+        Level split;
+        try (Cluster cluster = Cluster.start(2, "capacity-split", NODE_SETTINGS)) {
+            Load load = new Load(cluster, most, quick);
+            try {
+                split = load.measure(most, String.format("%,d on 2 nodes", most));
+                rows.add(split.row());
+            } finally {
+                load.close();
+            }
+        }
+        report.target(
+                String.format(
+                        "liveness statements per node per second, %,d open tabs over HTTP"
+                                + " (pg_stat_statements)",
+                        most),
+                "≤ 1",
+                Report.number(top.livenessPerNode()),
+                top.livenessPerNode() <= 1.0);
+        report.target(
+                String.format(
+                        "liveness statements per node per second, %,d tabs over 2 nodes", most),
+                "≤ 1",
+                Report.number(split.livenessPerNode()),
+                split.livenessPerNode() <= 1.0);
+        report.target(
+                String.format("node heap per idle open editing tab, %,d tabs", most),
+                "≤ 20 KB",
+                Report.number(top.heapPerTab()) + " KB",
+                top.heapPerTab() <= 20);
+        double p99 = at(top.page(), 0.99) / 1000.0;
+        report.target(
+                String.format("edit page p99 with %,d tabs open", most),
+                "≤ 200 ms",
+                Report.number(p99) + " ms",
+                p99 <= 200);
+        double push = at(top.fanOut(), 0.99) / 1000.0;
+        report.target(
+                String.format("a release reaching a record's open pages, p99, %,d tabs", most),
+                "≤ 1,000 ms",
+                Report.number(push) + " ms",
+                push <= 1000);
+        double listPush = at(lists, 0.99) / 1000.0;
+        report.target(
+                String.format(
+                        "a release reaching %,d open list pages, p99, %,d tabs", LIST_PAGES, most),
+                "≤ 1,000 ms",
+                Report.number(listPush) + " ms",
+                listPush <= 1000);
+        report.heading("8. Capacity: open editing tabs per node");
         report.text(
                 String.format(
                         """
@@ -216,8 +167,9 @@ public final class CapacityBenchmark {
                 CPU (its process, `/proc`) and per tab, the edit page for one more user (p50 / p99 ms), and a
                 release reaching 100 open read-only pages of one record, each its own session and stream
                 (p50 / p99 ms). The load driver (Java's HTTP client, a thread per stream) shares the 2 cores, so
-                its cost is in every figure. Liveness costs the database one statement a second whatever the
-                number of tabs (part 7).""",
+                its cost is in every figure. The last row opens the most tabs over two nodes of one cluster
+                (browsers alternate between them; heap and CPU per node, the pages of the push spread over both):
+                liveness then costs one statement a second per node.""",
                         TABS_PER_SESSION, BEAT.toSeconds()));
         report.table(
                 List.of(
@@ -261,9 +213,128 @@ public final class CapacityBenchmark {
                         + "\n```");
     }
 
+    /**
+     * A cluster under load: its nodes' heaps and CPU before any tab opened, the browsers opened so
+     * far (their sessions spread over the nodes in turn) and their heartbeats.
+     */
+    private static final class Load implements AutoCloseable {
+        final Cluster cluster;
+        final boolean quick;
+        final List<NodeHeap> heaps = new ArrayList<>();
+        final List<PayaraNode> nodes = new ArrayList<>();
+        final long[] emptyHeap;
+        final double[] emptyCpu;
+        final Map<String, Long> emptyClasses;
+        final List<Long> ids;
+        final List<Session> sessions = new CopyOnWriteArrayList<>();
+        final List<String> allTabs = new CopyOnWriteArrayList<>();
+        final Beats beats = new Beats(sessions);
+
+        Load(Cluster cluster, int most, boolean quick) throws Exception {
+            this.cluster = cluster;
+            this.quick = quick;
+            for (int n = 0; n < cluster.size(); n++) {
+                nodes.add(cluster.node(n));
+                heaps.add(NodeHeap.listeningOn(cluster.node(n).port()));
+            }
+            ids =
+                    cluster.addConfigurators(most + 1).stream()
+                            .filter(k -> k.matches("configurator:\\d+"))
+                            .map(k -> Long.parseLong(k.substring("configurator:".length())))
+                            .toList();
+            emptyHeap = new long[heaps.size()];
+            for (int n = 0; n < heaps.size(); n++) {
+                emptyHeap[n] = heaps.get(n).usedAfterGc();
+            }
+            emptyClasses = heaps.get(0).histogram();
+            emptyCpu = cpuPerSecond(heaps, Duration.ofSeconds(quick ? 5 : 15));
+            beats.start();
+        }
+
+        /** Opens tabs up to {@code level} and measures the cluster with all of them beating. */
+        Level measure(int level, String label) throws Exception {
+            long opening = System.nanoTime();
+            open(n -> cluster.uri(n % nodes.size()), ids, sessions, allTabs, level);
+            double openSeconds = (System.nanoTime() - opening) / 1e9;
+            long held = locksHeld(cluster.uri(0));
+            require(held >= level, "only " + held + " of " + level + " open tabs hold their lock");
+            TimeUnit.SECONDS.sleep(quick ? 3 : 10); // every tab beats once or twice
+            long late0 = beats.late.get();
+            long requests0 = beats.requests.get();
+            long sent0 = beats.sent.get();
+            long failed0 = beats.failed.get();
+            resetStatements(cluster);
+            long window0 = System.nanoTime();
+            double[] cpu = cpuPerSecond(heaps, Duration.ofSeconds(quick ? 5 : 20));
+            double windowSeconds = (System.nanoTime() - window0) / 1e9;
+            double liveness = livenessStatements(cluster) / windowSeconds;
+            double beatRate = (beats.sent.get() - sent0) / windowSeconds;
+            double requestRate = (beats.requests.get() - requests0) / windowSeconds;
+            long late = beats.late.get() - late0;
+            long failed = beats.failed.get() - failed0;
+            long[] used = new long[heaps.size()];
+            long grown = 0;
+            double cpuGrown = 0;
+            for (int n = 0; n < heaps.size(); n++) {
+                used[n] = heaps.get(n).usedAfterGc();
+                grown += used[n] - emptyHeap[n];
+                cpuGrown += cpu[n] - emptyCpu[n];
+            }
+            Map<String, Long> classes = heaps.get(0).histogram();
+            List<Long> page = editPage(cluster.uri(0), ids.get(ids.size() - 1), quick ? 30 : 100);
+            List<Long> fanOut =
+                    PageBenchmarks.fanOut(
+                            nodes.get(0),
+                            nodes,
+                            ids.get(ids.size() - 1).intValue(),
+                            100,
+                            quick ? 5 : 10);
+            double heapPerTab = grown / 1024.0 / level;
+            double cpuPerTab = cpuGrown * 1e6 / level;
+            List<String> row =
+                    List.of(
+                            label,
+                            String.format("%,d", sessions.size()),
+                            Report.number(openSeconds),
+                            Report.number(requestRate),
+                            Report.number(liveness),
+                            String.format(
+                                    "%s of %s",
+                                    Report.number(beatRate),
+                                    Report.number(level / (double) BEAT.toSeconds())),
+                            String.format("%,d / %,d", late, failed),
+                            Arrays.stream(used)
+                                    .mapToObj(u -> String.format("%,d", u / 1024 / 1024))
+                                    .collect(java.util.stream.Collectors.joining(" + ")),
+                            String.format("**%s**", Report.number(heapPerTab)),
+                            Arrays.stream(cpu)
+                                    .mapToObj(c -> String.format("%.0f %%", c * 100))
+                                    .collect(java.util.stream.Collectors.joining(" + ")),
+                            Report.number(cpuPerTab),
+                            ms(page, 0.5) + " / " + ms(page, 0.99),
+                            ms(fanOut, 0.5) + " / " + ms(fanOut, 0.99));
+            return new Level(
+                    row, heapPerTab, cpuPerTab, liveness / nodes.size(), page, fanOut, classes);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            beats.stop();
+            for (Session s : sessions) {
+                if (s.stream != null) {
+                    s.stream.close();
+                }
+            }
+        }
+    }
+
     /** Opens sessions and tabs until {@code level} tabs are open, each session then its stream. */
     private static void open(
-            URI base, List<Long> ids, List<Session> sessions, List<String> allTabs, int level)
+            java.util.function.IntFunction<URI> nodeOf,
+            List<Long> ids,
+            List<Session> sessions,
+            List<String> allTabs,
+            int level)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
@@ -275,7 +346,11 @@ public final class CapacityBenchmark {
                 opened.add(
                         pool.submit(
                                 () -> {
-                                    Session s = new Session(new Browser(base));
+                                    Session s =
+                                            new Session(
+                                                    new Browser(
+                                                            nodeOf.apply(
+                                                                    start / TABS_PER_SESSION)));
                                     require(
                                             s.browser.login("sara", "demo").statusCode() == 200,
                                             "login");
@@ -499,13 +574,20 @@ public final class CapacityBenchmark {
         return (long) Double.parseDouble(m.group(1));
     }
 
-    /** The node's CPU over {@code window}, in cores (1.0: one core all the time). */
-    private static double cpuPerSecond(NodeHeap node, Duration window) throws Exception {
-        Duration before = node.cpu();
+    /** Each node's CPU over {@code window}, in cores (1.0: one core all the time). */
+    private static double[] cpuPerSecond(List<NodeHeap> nodes, Duration window) throws Exception {
+        Duration[] before = new Duration[nodes.size()];
+        for (int n = 0; n < before.length; n++) {
+            before[n] = nodes.get(n).cpu();
+        }
         long start = System.nanoTime();
         TimeUnit.MILLISECONDS.sleep(window.toMillis());
         double seconds = (System.nanoTime() - start) / 1e9;
-        return node.cpu().minus(before).toMillis() / 1000.0 / seconds;
+        double[] cores = new double[before.length];
+        for (int n = 0; n < cores.length; n++) {
+            cores[n] = nodes.get(n).cpu().minus(before[n]).toMillis() / 1000.0 / seconds;
+        }
+        return cores;
     }
 
     /** One more user opening configurator {@code id} for editing {@code times} times: µs each. */
