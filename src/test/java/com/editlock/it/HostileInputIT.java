@@ -1487,17 +1487,7 @@ public class HostileInputIT {
                         () -> {
                             while (guessing.get()) {
                                 try {
-                                    int status =
-                                            LoopbackHttp.send(
-                                                            "127.0.0.2",
-                                                            at,
-                                                            "GET",
-                                                            "api/locks",
-                                                            Map.of(
-                                                                    "Authorization",
-                                                                    basic("sara", "guess")),
-                                                            null)
-                                                    .status();
+                                    int status = fromTheGuesser(at, "guess").status();
                                     assertThat(status).isIn(401, 429);
                                     refused.incrementAndGet();
                                 } catch (java.io.IOException e) {
@@ -1531,21 +1521,34 @@ public class HostileInputIT {
                                 .orElseThrow();
                 send(new Session(cookie), "POST", "api/logout", Map.of(), null);
             }
-            LoopbackHttp.Answer guess =
-                    LoopbackHttp.send(
-                            "127.0.0.2",
-                            at,
-                            "GET",
-                            "api/locks",
-                            Map.of("Authorization", basic("sara", "demo")),
-                            null);
-            assertThat(guess.status())
-                    .as("the guesser's machine waits even with the right password")
-                    .isEqualTo(429);
         } finally {
             guessing.set(false);
             attacker.join(60_000);
         }
+        // Right after one of its guesses was checked and failed, the guesser's machine must wait
+        // (at least a second, doubling): the right password from there is refused unchecked. (Not
+        // at a random moment: once a wait has passed, the next attempt is checked, whoever sends
+        // it.)
+        await("a guess of the guesser's is checked and fails")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> fromTheGuesser(at, "guess").status() == 401);
+        LoopbackHttp.Answer guess = fromTheGuesser(at, "demo");
+        assertThat(guess.status())
+                .as("the guesser's machine waits even with the right password")
+                .isEqualTo(429);
+    }
+
+    /** Sara's name with {@code password}, from the guesser's machine (127.0.0.2). */
+    private static LoopbackHttp.Answer fromTheGuesser(URI at, String password)
+            throws java.io.IOException {
+        return LoopbackHttp.send(
+                "127.0.0.2",
+                at,
+                "GET",
+                "api/locks",
+                Map.of("Authorization", basic("sara", password)),
+                null);
     }
 
     @org.junit.jupiter.api.Test
