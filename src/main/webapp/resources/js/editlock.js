@@ -15,6 +15,9 @@
  *   keystroke), with the values the page opened with; it survives a crash, a lost lock or a restart. When the page
  *   opens with a kept draft that differs from what it shows, it offers Restore / Discard and marks the fields
  *   someone else changed since the draft began.
+ * - Screen readers hear each lock change once, through two live regions outside what a look re-renders: the lock's
+ *   new sentence politely (someone took it, it is free now, you are editing), assertively what needs the person now
+ *   (the lock lost, with who and why; a request to hand over; the lock about to stop being kept while they are away).
  * - Hand-over: "Ask … to hand over" (with a note), Withdraw, and the holder's Hand over / Keep editing (with a reply)
  *   go through h:commandScripts; Hand over first sends the pending draft, so nothing typed is lost. A look re-renders
  *   only the hand-over's state, which is then shown in controls that stay (a note or reply keeps its text and focus).
@@ -152,6 +155,7 @@ var editlock = (function () {
     function stepped(data) {
         if (data.status === 'success') {
             showHandover();
+            announceChanges(false);
             var state = byId('handover-state');
             if (state && state.dataset.askedOpen === 'true') {
                 byId('handover-note').value = ''; // asked: the note went with it
@@ -203,12 +207,47 @@ var editlock = (function () {
         return Promise.resolve();
     };
 
+    /** What was last announced: the lock's sentence and the hand-over request shown. */
+    var announced = {status: null, request: ''};
+
+    function announce(text, urgent) {
+        var region = byId(urgent ? 'announce-urgent' : 'announce');
+        if (region && text) {
+            region.textContent = text;
+        }
+    }
+
+    /**
+     * Announces what changed since the last look, once: the lock's sentence (politely; assertively when the lock was
+     * lost, with who and why) and a new request to hand over. The page as it opened is not announced: it is read.
+     */
+    function announceChanges(first) {
+        var lost = document.querySelector('[data-testid="lock-lost"]');
+        var status = document.querySelector('[data-testid="lock-status"]');
+        var now = lost ? 'lost: ' + lost.textContent : status ? status.textContent : '';
+        if (!first && now !== announced.status) {
+            if (lost) {
+                announce(lost.textContent, true);
+            } else if (status) {
+                announce(status.textContent, false);
+            }
+        }
+        announced.status = now;
+        var state = byId('handover-state');
+        var request = state ? state.dataset.request : '';
+        if (!first && request && request !== announced.request) {
+            announce(state.dataset.requestText + '. Hand over, or keep editing.', true);
+        }
+        announced.request = request;
+    }
+
     function refreshed(data) {
         if (data.status !== 'success') {
             return;
         }
         looked();
         showHandover();
+        announceChanges(false);
         bindNotify();
         var editNow = document.querySelector('[data-testid="edit-now"]');
         if (notifyArmed && editNow) {
@@ -298,24 +337,32 @@ var editlock = (function () {
         });
     }
 
-    /** Warns a minute before the idle timeout ends the lease, and says so once it has. */
+    var idlePhase = 'active';
+
+    /**
+     * A minute before the idle timeout stops the lease being kept: a countdown any key or click ends; once it has
+     * stopped, says so (what was typed stays on the page). Each change of phase is announced once, assertively.
+     */
     function idleFor(idle) {
         var warning = document.getElementById('idle-warning');
         var idleMillis = Number(settings.idleMillis);
         if (!warning) {
             return;
         }
-        if (idle >= idleMillis) {
+        var phase = idle >= idleMillis ? 'gone' : idle >= idleMillis - 60000 ? 'soon' : 'active';
+        if (phase === 'gone') {
             warning.textContent = 'You have been away, so your lock is no longer kept: others may take it soon. '
-                + 'Save what you need, or reload the page to edit again.';
-            warning.hidden = false;
-        } else if (idle >= idleMillis - 60000) {
-            warning.textContent = 'You seem to be away: your lock will be released in about a minute unless you '
-                + 'continue.';
-            warning.hidden = false;
-        } else {
-            warning.hidden = true;
+                + 'What you typed stays here; save it, or reload the page to edit again.';
+        } else if (phase === 'soon') {
+            warning.textContent = 'You seem to be away: your lock stops being kept in '
+                + Math.ceil((idleMillis - idle) / 1000) + ' s. Press a key or click to keep editing.';
         }
+        warning.hidden = phase === 'active';
+        if (phase !== idlePhase && phase !== 'active') {
+            announce(phase === 'soon' ? 'You seem to be away: your lock stops being kept in about a minute. '
+                + 'Press a key or click to keep editing.' : warning.textContent, true);
+        }
+        idlePhase = phase;
     }
 
     /** The form's fields as the person sees them: name to value (no buttons, no Faces state). */
@@ -479,10 +526,15 @@ var editlock = (function () {
         });
     }
 
-    if (document.readyState === 'loading') { // as the drafts: the controls come after this script
-        document.addEventListener('DOMContentLoaded', bindHandover);
-    } else {
+    function ready() {
         bindHandover();
+        announceChanges(true);
+    }
+
+    if (document.readyState === 'loading') { // as the drafts: the controls come after this script
+        document.addEventListener('DOMContentLoaded', ready);
+    } else {
+        ready();
     }
 
     return {refreshed: refreshed, failed: looked, stepped: stepped};

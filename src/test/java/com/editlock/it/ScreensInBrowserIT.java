@@ -324,6 +324,84 @@ public class ScreensInBrowserIT {
         omar.findElement(By.cssSelector("[data-testid=done]")).click();
     }
 
+    // ---- screen readers: each lock change announced once ----
+
+    @Test
+    void eachLockChangeIsAnnouncedOnceToScreenReadersPolitelyOrAssertivelyAsItNeeds() {
+        Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
+        Browser saraApi = new Browser(URI.create(base.toString())).basic("sara", "demo");
+        login(sara, "sara");
+        sara.get(base + "configurator.xhtml?id=4");
+        assertThat(testId(sara, "lock-status")).isEqualTo("You are editing");
+        login(omar, "omar");
+        omar.get(base + "configurator.xhtml?view=true&id=4");
+        assertThat(testId(omar, "lock-status")).startsWith("Being edited by Sara");
+        recordAnnouncements(omar);
+
+        sara.findElement(By.cssSelector("[data-testid=done]")).click();
+        await("Omar hears, politely, that the record is free")
+                .atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                announced(omar)
+                                        .equals(
+                                                List.of(
+                                                        "polite: Sara has finished — you can edit"
+                                                                + " it now.")));
+
+        await("Omar opens it for editing (a look may re-render the link meanwhile)")
+                .atMost(Duration.ofSeconds(5))
+                .ignoreException(StaleElementReferenceException.class)
+                .until(
+                        () -> {
+                            omar.findElement(By.cssSelector("[data-testid=edit-now]")).click();
+                            return true;
+                        });
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> testId(omar, "lock-status").equals("You are editing"));
+        recordAnnouncements(omar);
+        assertThat(
+                        saraApi.postJson(
+                                        "api/locks/configurator:4/handover-requests",
+                                        "{\"note\":\"Quick fix\"}")
+                                .statusCode())
+                .isEqualTo(201);
+        await("Omar hears at once that Sara asks him to hand over, with her note")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> announced(omar).size() == 1);
+        assertThat(announced(omar).get(0))
+                .startsWith("assertive: Sara asks to edit “")
+                .endsWith(": Quick fix. Hand over, or keep editing.");
+
+        assertThat(ada.delete("api/locks/configurator:4?reason=Audit").statusCode()).isEqualTo(204);
+        await("Omar hears at once that he lost the lock, who took it and why")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> announced(omar).size() == 2);
+        assertThat(announced(omar).get(1)).startsWith("assertive: Ada released your lock: Audit");
+        await("each change is announced once: nothing more follows")
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> announced(omar).size() == 2);
+    }
+
+    /** Records what the page's live regions say from now on (as a screen reader would hear it). */
+    private static void recordAnnouncements(ChromeDriver browser) {
+        browser.executeScript(
+                """
+                window.announced = [];
+                [['announce', 'polite'], ['announce-urgent', 'assertive']].forEach(function (r) {
+                    var region = document.getElementById(r[0]);
+                    new MutationObserver(function () {
+                        window.announced.push(r[1] + ': ' + region.textContent);
+                    }).observe(region, {childList: true, characterData: true, subtree: true});
+                });""");
+    }
+
+    private static List<String> announced(ChromeDriver browser) {
+        return ((List<?>) browser.executeScript("return window.announced.slice();"))
+                .stream().map(String::valueOf).toList();
+    }
+
     // ---- one stream per browser: many tabs on plain HTTP/1.1 ----
 
     @Test
