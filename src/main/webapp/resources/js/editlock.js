@@ -26,6 +26,20 @@ var editlock = (function () {
     var page = document.getElementById('editlock-page');
     var live = document.getElementById('editlock-live');
     var settings = page ? page.dataset : {};
+    /** The page's words for what this script says, in the reader's language (data-words, from the server). */
+    var words = {};
+    try {
+        words = JSON.parse(settings.words || '{}');
+    } catch (e) {
+        words = {};
+    }
+
+    /** The sentence key with {0}, {1} … filled in (English when the page brought none). */
+    function say(key) {
+        var args = Array.prototype.slice.call(arguments, 1);
+        var text = words[key] || key;
+        return text.replace(/\{(\d+)\}/g, function (m, n) { return args[Number(n)]; });
+    }
     var notifyArmed = false;
     var originalTitle = document.title;
     var looking = false;
@@ -143,7 +157,7 @@ var editlock = (function () {
         }
         byId('handover-request-text').textContent = d.requestText;
         byId('handover-until').textContent = d.requestUntil;
-        byId('handover-more').textContent = Number(d.more) > 0 ? ' ' + d.more + ' more asked after them.' : '';
+        byId('handover-more').textContent = Number(d.more) > 0 ? ' ' + say('more', d.more) : '';
         show('handover-request', !!d.request);
         var said = byId('handover-message');
         said.textContent = d.message;
@@ -236,7 +250,7 @@ var editlock = (function () {
         var state = byId('handover-state');
         var request = state ? state.dataset.request : '';
         if (!first && request && request !== announced.request) {
-            announce(state.dataset.requestText + '. Hand over, or keep editing.', true);
+            announce(say('request', state.dataset.requestText), true);
         }
         announced.request = request;
     }
@@ -255,7 +269,7 @@ var editlock = (function () {
             var said = document.getElementById('notify-message');
             said.textContent = document.querySelector('[data-testid="lock-status"]').textContent;
             said.hidden = false;
-            document.title = 'Free now · ' + originalTitle;
+            document.title = say('freeNow', originalTitle);
             if (window.Notification && Notification.permission === 'granted') {
                 new Notification(said.textContent);
             }
@@ -273,12 +287,12 @@ var editlock = (function () {
         if (button && !button.dataset.bound) {
             button.dataset.bound = 'yes';
             if (notifyArmed) {
-                button.textContent = 'You will be told when it is free';
+                button.textContent = say('notifyArmed');
                 button.disabled = true;
             }
             button.addEventListener('click', function () {
                 notifyArmed = true;
-                button.textContent = 'You will be told when it is free';
+                button.textContent = say('notifyArmed');
                 button.disabled = true;
                 if (window.Notification && Notification.permission === 'default') {
                     Notification.requestPermission();
@@ -351,16 +365,13 @@ var editlock = (function () {
         }
         var phase = idle >= idleMillis ? 'gone' : idle >= idleMillis - 60000 ? 'soon' : 'active';
         if (phase === 'gone') {
-            warning.textContent = 'You have been away, so your lock is no longer kept: others may take it soon. '
-                + 'What you typed stays here; save it, or reload the page to edit again.';
+            warning.textContent = say('idleGone');
         } else if (phase === 'soon') {
-            warning.textContent = 'You seem to be away: your lock stops being kept in '
-                + Math.ceil((idleMillis - idle) / 1000) + ' s. Press a key or click to keep editing.';
+            warning.textContent = say('idleSoon', Math.ceil((idleMillis - idle) / 1000));
         }
         warning.hidden = phase === 'active';
         if (phase !== idlePhase && phase !== 'active') {
-            announce(phase === 'soon' ? 'You seem to be away: your lock stops being kept in about a minute. '
-                + 'Press a key or click to keep editing.' : warning.textContent, true);
+            announce(phase === 'soon' ? say('idleSoonAnnounced') : warning.textContent, true);
         }
         idlePhase = phase;
     }
@@ -459,9 +470,8 @@ var editlock = (function () {
         });
         var changed = document.getElementById('draft-changed');
         if (changedSince.length) {
-            changed.textContent = 'Someone else changed these since: '
-                + changedSince.map(function (n) { return labelOf(form, n); }).join(', ')
-                + ' — restoring puts your version back there.';
+            changed.textContent = say('changedSince',
+                changedSince.map(function (n) { return labelOf(form, n); }).join(', '));
         }
         notice.hidden = false;
         document.getElementById('restore-draft').addEventListener('click', function () {
@@ -484,14 +494,13 @@ var editlock = (function () {
                 }
             });
             if (changedSince.length) {
-                changed.textContent = 'Someone else changed these since your draft began: '
-                    + changedSince.map(function (n) { return labelOf(form, n); }).join(', ')
-                    + ' (marked). Your version is in the form now; theirs is what the record holds until you save.';
+                changed.textContent = say('changedMarked',
+                    changedSince.map(function (n) { return labelOf(form, n); }).join(', '));
             }
-            document.getElementById('draft-text').textContent = 'Your unsaved changes are back in the form: check '
-                + 'them, then Save.' + (missing.length ? ' ' + missing.length + ' of them have no field here any '
-                + 'more (a row removed since): ' + missing.map(function (n) { return labelOf(form, n); })
-                .join(', ') + '.' : '');
+            document.getElementById('draft-text').textContent = say('restored') + (missing.length
+                ? ' ' + say('restoredMissing', missing.length,
+                    missing.map(function (n) { return labelOf(form, n); }).join(', '))
+                : '');
             this.hidden = true;
             document.getElementById('discard-draft').hidden = true;
             form.dispatchEvent(new Event('input')); // kept again, now as the form shows it
@@ -526,9 +535,33 @@ var editlock = (function () {
         });
     }
 
+    /**
+     * A confirmation the server just opened (a force release's reason, a take-over's confirmation) takes the
+     * focus: its field marked data-autofocus, else its first button. Escape presses its Cancel; when it closes the
+     * page comes back with the focus where the person started from (the server renders the page again).
+     */
+    function focusDialog() {
+        var dialog = document.querySelector('[data-dialog="open"]');
+        if (!dialog) {
+            return;
+        }
+        var first = dialog.querySelector('[data-autofocus]') || dialog.querySelector('textarea, input, button');
+        if (first) {
+            first.focus();
+        }
+        dialog.addEventListener('keydown', function (e) {
+            var cancel = dialog.querySelector('[data-cancel]');
+            if (e.key === 'Escape' && cancel) {
+                e.preventDefault();
+                cancel.click();
+            }
+        });
+    }
+
     function ready() {
         bindHandover();
         announceChanges(true);
+        focusDialog();
     }
 
     if (document.readyState === 'loading') { // as the drafts: the controls come after this script

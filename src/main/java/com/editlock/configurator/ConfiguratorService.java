@@ -65,6 +65,45 @@ public class ConfiguratorService {
                 .collect(java.util.stream.Collectors.toMap(r -> (Long) r[0], r -> (String) r[1]));
     }
 
+    /**
+     * The names people know these records by (a dashboard or history page names at most 50): the
+     * configurator's, and the item's for an item's filters. A record that no longer exists has
+     * {@code null} names.
+     */
+    @ReadsOnly
+    public Map<LockKey, RecordName> recordNames(java.util.Collection<LockKey> keys) {
+        java.util.Set<Long> configuratorIds = new java.util.HashSet<>();
+        java.util.Set<Long> itemIds = new java.util.HashSet<>();
+        for (LockKey k : keys) {
+            (k.kind() == LockKey.Kind.ITEM_FILTERS ? itemIds : configuratorIds).add(k.id());
+        }
+        Map<Long, String> configurators = names(configuratorIds);
+        Map<Long, String[]> items = new HashMap<>();
+        if (!itemIds.isEmpty()) {
+            em.createQuery(
+                            "select i.id, i.name, i.configurator.name from ConfiguratorItem i"
+                                    + " where i.id in :ids",
+                            Object[].class)
+                    .setParameter("ids", itemIds)
+                    .getResultList()
+                    .forEach(
+                            r ->
+                                    items.put(
+                                            (Long) r[0],
+                                            new String[] {(String) r[2], (String) r[1]}));
+        }
+        Map<LockKey, RecordName> named = new HashMap<>();
+        for (LockKey k : keys) {
+            if (k.kind() == LockKey.Kind.ITEM_FILTERS) {
+                String[] n = items.get(k.id());
+                named.put(k, new RecordName(k, n == null ? null : n[0], n == null ? null : n[1]));
+            } else {
+                named.put(k, new RecordName(k, configurators.get(k.id()), null));
+            }
+        }
+        return named;
+    }
+
     /** The configurator as it is now, for read-only display. */
     @ReadsOnly
     @Transactional

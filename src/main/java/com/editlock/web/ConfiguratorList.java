@@ -55,6 +55,8 @@ public class ConfiguratorList {
         }
     }
 
+    @Inject transient Viewpoint reader;
+
     @Inject ConfiguratorService configurators;
 
     @Inject LockManager locks;
@@ -80,7 +82,7 @@ public class ConfiguratorList {
                         .locksIn(shown.stream().map(c -> LockKey.configurator(c.id())).toList())
                         .stream()
                         .collect(Collectors.groupingBy(l -> l.aggregate().id()));
-        LockSentences sentences = LockSentences.forServer();
+        LockSentences sentences = new LockSentences(reader);
         rows =
                 shown.stream()
                         .map(

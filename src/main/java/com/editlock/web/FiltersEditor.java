@@ -74,7 +74,7 @@ public class FiltersEditor extends LockedEditor<FiltersDraft> {
 
     @Override
     protected String title() {
-        return "Filters of " + itemName;
+        return reader.say("filters.of", itemName);
     }
 
     @Override

@@ -11,8 +11,6 @@ import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockUnavailableException;
 import jakarta.faces.context.FacesContext;
 import java.io.Serializable;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,8 +26,15 @@ public class HandoverPanel implements Serializable {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(HandoverPanel.class.getName());
-    private static final DateTimeFormatter CLOCK =
-            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    /** The reader of the page, for its sentences and times (set by the page before each use). */
+    private transient Viewpoint reader;
+
+    /** The page's reader for what follows: sentences in their language, times in their zone. */
+    HandoverPanel readBy(Viewpoint reader) {
+        this.reader = reader;
+        return this;
+    }
 
     /** The request this page made, and where it stood when the page last looked. */
     private Long askedId;
@@ -82,7 +87,7 @@ public class HandoverPanel implements Serializable {
             failed = true;
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not ask for a hand-over", e);
-            message = LockStoreException.userMessage();
+            message = reader.say("store.failed");
             failed = true;
         }
     }
@@ -107,7 +112,7 @@ public class HandoverPanel implements Serializable {
         try {
             id = Long.parseLong(String.valueOf(parameter("request")));
         } catch (NumberFormatException e) {
-            message = "Which request? Reload the page and answer again.";
+            message = reader.say("handover.which");
             failed = true;
             return;
         }
@@ -117,22 +122,18 @@ public class HandoverPanel implements Serializable {
             message =
                     handOver
                             ? null
-                            : "You keep editing; "
-                                    + r.askerName()
-                                    + " is told"
-                                    + (r.reply() == null ? "." : ", with your reply.");
+                            : reader.say(
+                                    r.reply() == null ? "handover.kept" : "handover.kept.reply",
+                                    r.askerName());
         } catch (IllegalArgumentException | HandoverRefusedException e) {
             message = e.getMessage();
             failed = true;
         } catch (LockUnavailableException e) {
-            message =
-                    "Not handed over: "
-                            + LockSentences.names(e.holders())
-                            + " also edit parts of it.";
+            message = reader.say("handover.parts", LockSentences.names(e.holders()));
             failed = true;
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not answer a hand-over request", e);
-            message = LockStoreException.userMessage();
+            message = reader.say("store.failed");
             failed = true;
         }
     }
@@ -162,13 +163,19 @@ public class HandoverPanel implements Serializable {
         if (asked == null) {
             return "";
         }
-        return asked.isOpen()
-                ? "You asked "
-                        + asked.holderName()
-                        + " to hand it over; waiting for an answer until "
-                        + CLOCK.format(asked.expiresAt())
-                        + "."
-                : asked.askerSentence();
+        String holder = asked.holderName();
+        String reply = asked.reply() == null || asked.reply().isBlank() ? null : asked.reply();
+        return switch (asked.state()) {
+            case OPEN -> reader.say("asked.open", holder, reader.clockSeconds(asked.expiresAt()));
+            case HANDED_OVER -> reader.say("asked.handedOver", holder);
+            case DECLINED ->
+                    reply == null
+                            ? reader.say("asked.declined", holder)
+                            : reader.say("asked.declined.reply", holder, reply);
+            case TIMED_OUT -> reader.say("asked.timedOut", holder);
+            case WITHDRAWN -> reader.say("asked.withdrawn", holder);
+            case ENDED -> reader.say("asked.ended", holder);
+        };
     }
 
     public boolean isAskedOpen() {
@@ -192,7 +199,7 @@ public class HandoverPanel implements Serializable {
 
     /** Until when the first request waits, as the page says it. */
     public String getFirstUntil() {
-        return toMe.isEmpty() ? "" : CLOCK.format(toMe.get(0).expiresAt());
+        return toMe.isEmpty() ? "" : reader.clockSeconds(toMe.get(0).expiresAt());
     }
 
     /** The outcome of the page's last step, when it has something to say. */

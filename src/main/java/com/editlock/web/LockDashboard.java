@@ -23,8 +23,6 @@ import jakarta.inject.Named;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +43,10 @@ public class LockDashboard implements Serializable {
     private static final long serialVersionUID = 1L;
     static final int PAGE_SIZE = 50;
 
-    /** One row of the table. (A class with getters: Jakarta EL reads bean properties.) */
+    /**
+     * One row of the table, its words and times in the reader's language and zone. (A class with
+     * getters: Jakarta EL reads bean properties.)
+     */
     public static final class Row implements Serializable {
         private static final long serialVersionUID = 1L;
         private final Lock lock;
@@ -53,24 +54,44 @@ public class LockDashboard implements Serializable {
         private final String outcome;
         private final int viewers;
         private final boolean old;
-        private final Instant now;
         private final String asked;
+        private final String mode;
+        private final String acquiredAt;
+        private final String heldFor;
+        private final String idleFor;
+        private final String expiresIn;
+        private final int heldShare;
 
         Row(
                 Lock lock,
                 String label,
                 String outcome,
                 int viewers,
-                boolean old,
+                Duration oldAfter,
                 Instant now,
-                String asked) {
+                String asked,
+                Viewpoint reader) {
             this.lock = lock;
             this.label = label;
             this.outcome = outcome;
             this.viewers = viewers;
-            this.old = old;
-            this.now = now;
+            Duration held = Duration.between(lock.acquiredAt(), now);
+            this.old = held.compareTo(oldAfter) >= 0;
             this.asked = asked;
+            this.mode = reader.say("mode." + lock.mode().name());
+            this.acquiredAt = reader.dateTime(lock.acquiredAt());
+            this.heldFor = reader.duration(held);
+            this.idleFor = reader.duration(Duration.between(lock.renewedAt(), now));
+            this.expiresIn = reader.duration(Duration.between(now, lock.expiresAt()));
+            this.heldShare =
+                    (int)
+                            Math.min(
+                                    100,
+                                    Math.max(
+                                            2,
+                                            held.toSeconds()
+                                                    * 100
+                                                    / Math.max(1, oldAfter.toSeconds())));
         }
 
         /** Who asked the holder to hand it over and is waiting for the answer; empty if nobody. */
@@ -95,7 +116,7 @@ public class LockDashboard implements Serializable {
         }
 
         public String getMode() {
-            return lock.mode().name();
+            return mode;
         }
 
         public String getHolder() {
@@ -107,19 +128,24 @@ public class LockDashboard implements Serializable {
         }
 
         public String getAcquiredAt() {
-            return CLOCK.format(lock.acquiredAt());
+            return acquiredAt;
         }
 
         public String getHeldFor() {
-            return human(Duration.between(lock.acquiredAt(), now));
+            return heldFor;
+        }
+
+        /** How far the lock is on its way to being marked old, in percent (the bar's length). */
+        public int getHeldShare() {
+            return heldShare;
         }
 
         public String getIdleFor() {
-            return human(Duration.between(lock.renewedAt(), now));
+            return idleFor;
         }
 
         public String getExpiresIn() {
-            return human(Duration.between(now, lock.expiresAt()));
+            return expiresIn;
         }
 
         public long getToken() {
@@ -135,9 +161,6 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    private static final DateTimeFormatter CLOCK =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
-
     @Inject transient LockManager locks;
 
     @Inject transient ConfiguratorService configurators;
@@ -151,6 +174,8 @@ public class LockDashboard implements Serializable {
     @Inject transient CurrentOwner owner;
 
     @Inject transient Settings settings;
+
+    @Inject transient Viewpoint reader;
 
     private final String viewToken = UUID.randomUUID().toString();
     private String user;
@@ -209,12 +234,8 @@ public class LockDashboard implements Serializable {
             load();
             return;
         }
-        Map<Long, String> names =
-                configurators.names(
-                        found.rows().stream()
-                                .filter(l -> l.aggregate().kind() == LockKey.Kind.CONFIGURATOR)
-                                .map(l -> l.aggregate().id())
-                                .collect(Collectors.toSet()));
+        Map<LockKey, com.editlock.configurator.RecordName> names =
+                configurators.recordNames(found.rows().stream().map(Lock::key).toList());
         Instant now = Instant.now();
         Duration old = Duration.ofMinutes(settings.oldLockMinutes());
         List<Row> shown = new ArrayList<>();
@@ -227,21 +248,22 @@ public class LockDashboard implements Serializable {
                         r ->
                                 asked.merge(
                                         r.holderToken(),
-                                        r.askerName()
-                                                + " (until "
-                                                + CLOCK.format(r.expiresAt()).substring(11)
-                                                + ")",
+                                        reader.say(
+                                                "dashboard.askedUntil",
+                                                r.askerName(),
+                                                reader.clockSeconds(r.expiresAt())),
                                         (a, b) -> a + ", " + b));
         for (Lock l : found.rows()) {
             shown.add(
                     new Row(
                             l,
-                            label(l.key(), names),
+                            reader.record(names.get(l.key())),
                             outcome(l.key()),
                             viewers.getOrDefault(l.key(), List.of()).size(),
-                            Duration.between(l.acquiredAt(), now).compareTo(old) >= 0,
+                            old,
                             now,
-                            asked.getOrDefault(l.fencingToken(), "")));
+                            asked.getOrDefault(l.fencingToken(), ""),
+                            reader));
         }
         rows = shown;
         summary = locks.summary();
@@ -307,7 +329,7 @@ public class LockDashboard implements Serializable {
                             "confirm:reason",
                             new FacesMessage(
                                     FacesMessage.SEVERITY_ERROR,
-                                    "Say why: the holder is shown the reason, and it is kept.",
+                                    reader.say("dashboard.reason.required"),
                                     null));
             return;
         }
@@ -316,7 +338,9 @@ public class LockDashboard implements Serializable {
                     .addMessage(
                             "confirm:reason",
                             new FacesMessage(
-                                    FacesMessage.SEVERITY_ERROR, "At most 500 characters.", null));
+                                    FacesMessage.SEVERITY_ERROR,
+                                    reader.say("dashboard.reason.tooLong"),
+                                    null));
             return;
         }
         String admin = owner.get().login();
@@ -328,9 +352,7 @@ public class LockDashboard implements Serializable {
                 released += locks.forceRelease(LockKey.parse(key), admin, reason).size();
             }
         }
-        message(
-                FacesMessage.SEVERITY_INFO,
-                "Released " + released + " lock" + (released == 1 ? "" : "s") + ".");
+        message(FacesMessage.SEVERITY_INFO, reader.say("dashboard.released", released));
         cancel();
         selected.clear();
         load();
@@ -343,22 +365,16 @@ public class LockDashboard implements Serializable {
     /** What the confirmation asks about. */
     public String getPendingDescription() {
         if (pendingUser != null) {
-            return "Release everything " + pendingUser + " holds?";
+            return reader.say("dashboard.confirm.all", pendingUser);
         }
-        return "Release the lock"
-                + (pendingKeys.size() == 1
-                        ? " on " + pendingKeys.get(0)
-                        : "s on " + String.join(", ", pendingKeys))
-                + "?";
-    }
-
-    private static String label(LockKey key, Map<Long, String> names) {
-        return switch (key.kind()) {
-            case CONFIGURATOR -> names.getOrDefault(key.id(), key.toString());
-            case CONFIGURATOR_VARIABLES ->
-                    "Variables of " + names.getOrDefault(key.id(), "configurator " + key.id());
-            case ITEM_FILTERS -> "Filters of item " + key.id();
-        };
+        Map<LockKey, com.editlock.configurator.RecordName> names =
+                configurators.recordNames(pendingKeys.stream().map(LockKey::parse).toList());
+        return reader.say(
+                "dashboard.confirm.some",
+                pendingKeys.size(),
+                pendingKeys.stream()
+                        .map(k -> reader.record(names.get(LockKey.parse(k))))
+                        .collect(Collectors.joining(", ")));
     }
 
     private static String outcome(LockKey key) {
@@ -367,17 +383,6 @@ public class LockDashboard implements Serializable {
             case CONFIGURATOR_VARIABLES -> "/variables";
             case ITEM_FILTERS -> "/filters";
         };
-    }
-
-    static String human(Duration d) {
-        long s = Math.max(0, d.toSeconds());
-        if (s < 60) {
-            return s + " s";
-        }
-        if (s < 3600) {
-            return s / 60 + " min " + s % 60 + " s";
-        }
-        return s / 3600 + " h " + s % 3600 / 60 + " min";
     }
 
     private static void message(FacesMessage.Severity severity, String text) {
@@ -393,7 +398,7 @@ public class LockDashboard implements Serializable {
     }
 
     public String getWindow() {
-        return paging.window("No locks");
+        return paging.window(reader, "dashboard.none");
     }
 
     public boolean isHasNext() {
@@ -410,12 +415,19 @@ public class LockDashboard implements Serializable {
 
     public String getOldest() {
         return summary.oldestSince() == null
-                ? "none"
-                : human(Duration.between(summary.oldestSince(), Instant.now()));
+                ? reader.say("dashboard.oldest.none")
+                : reader.duration(Duration.between(summary.oldestSince(), Instant.now()));
     }
 
     public String getSortedBy() {
-        return sort.name() + (descending ? " ↓" : " ↑");
+        return reader.say(
+                descending ? "dashboard.sorted.down" : "dashboard.sorted.up",
+                reader.say("sort." + sort.name()));
+    }
+
+    /** The arrow after the column the table is sorted by ("↑" or "↓"); empty for the others. */
+    public String sortMark(String column) {
+        return sort.name().equals(column) ? (descending ? " ↓" : " ↑") : "";
     }
 
     public Map<String, Boolean> getSelected() {

@@ -17,8 +17,6 @@ import jakarta.inject.Named;
 import java.io.Serializable;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
@@ -33,12 +31,23 @@ public class LockHistory implements Serializable {
 
     private static final long serialVersionUID = 1L;
     private static final int PAGE_SIZE = 50;
-    private static final DateTimeFormatter CLOCK =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
     @Inject transient LockManager locks;
 
     @Inject transient Settings settings;
+
+    @Inject transient Viewpoint reader;
+
+    @Inject transient com.editlock.configurator.ConfiguratorService configurators;
+
+    @Inject transient com.editlock.security.UserDirectory directory;
+
+    /**
+     * One line of the history in words, in the reader's language and zone; the key and the token
+     * stay as details an admin can copy.
+     */
+    public record Line(
+            String when, String what, String record, String key, String mode, Long token) {}
 
     private String resource;
     private String user;
@@ -46,7 +55,7 @@ public class LockHistory implements Serializable {
     private String from;
     private String until;
     private final Paging paging = new Paging(PAGE_SIZE);
-    private List<LockEvent> rows = List.of();
+    private List<Line> rows = List.of();
 
     @PostConstruct
     void open() {
@@ -74,7 +83,7 @@ public class LockHistory implements Serializable {
             try {
                 key = LockKey.parse(resource);
             } catch (InvalidLockKeyException e) {
-                error("filter:resource", e.getMessage());
+                error("filter:resource", reader.say("history.key.invalid"));
                 return;
             }
         }
@@ -94,24 +103,57 @@ public class LockHistory implements Serializable {
                                 before,
                                 paging.offset(),
                                 paging.size()));
-        rows = found.rows();
+        java.util.Map<LockKey, com.editlock.configurator.RecordName> names =
+                configurators.recordNames(
+                        found.rows().stream()
+                                .map(LockEvent::resource)
+                                .distinct()
+                                .map(LockKey::parse)
+                                .toList());
+        java.util.Map<String, String> actors = new java.util.HashMap<>();
+        rows =
+                found.rows().stream()
+                        .map(
+                                e ->
+                                        new Line(
+                                                reader.dateTime(e.at()),
+                                                what(e, actors),
+                                                reader.record(
+                                                        names.get(LockKey.parse(e.resource()))),
+                                                e.resource(),
+                                                e.mode() == null
+                                                        ? ""
+                                                        : reader.say("mode." + e.mode()),
+                                                e.fencingToken()))
+                        .toList();
         paging.found(found.total(), rows.size());
     }
 
-    private static Instant instant(String text, String field) {
+    /** What happened, by its cause, naming the people: "Ada released Sara's lock: Audit". */
+    private String what(LockEvent e, java.util.Map<String, String> actors) {
+        String who = e.displayName() == null ? e.userLogin() : e.displayName();
+        return reader.say(
+                "event." + e.type().name(),
+                who == null ? "" : who,
+                e.actor() == null ? "" : actors.computeIfAbsent(e.actor(), directory::displayName),
+                e.reason() == null || e.reason().isBlank() ? "" : e.reason(),
+                settings.leaseSeconds(),
+                e.reason() == null || e.reason().isBlank() ? 0 : 1);
+    }
+
+    private Instant instant(String text, String field) {
         if (text == null || text.isBlank()) {
             return null;
         }
         try {
-            Instant at =
-                    LocalDateTime.parse(text.strip()).atZone(ZoneId.systemDefault()).toInstant();
+            Instant at = LocalDateTime.parse(text.strip()).atZone(reader.zone()).toInstant();
             if (!HistoryQuery.inRange(at)) {
-                error(field, "Give a time between the years 1970 and 9999.");
+                error(field, reader.say("history.time.range"));
                 return null;
             }
             return at;
         } catch (DateTimeParseException e) {
-            error(field, "Give times as 2026-11-30T14:05.");
+            error(field, reader.say("history.time.format"));
             return null;
         }
     }
@@ -122,20 +164,16 @@ public class LockHistory implements Serializable {
         faces.validationFailed();
     }
 
-    public String time(LockEvent e) {
-        return CLOCK.format(e.at());
+    public List<LockEventType> getTypes() {
+        return Arrays.asList(LockEventType.values());
     }
 
-    public List<String> getTypes() {
-        return Arrays.stream(LockEventType.values()).map(Enum::name).toList();
-    }
-
-    public List<LockEvent> getRows() {
+    public List<Line> getRows() {
         return rows;
     }
 
     public String getWindow() {
-        return paging.window("Nothing found");
+        return paging.window(reader, "history.none");
     }
 
     public boolean isHasNext() {

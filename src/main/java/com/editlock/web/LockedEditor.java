@@ -8,7 +8,9 @@ import com.editlock.live.LivePages;
 import com.editlock.live.Presence;
 import com.editlock.live.Viewer;
 import com.editlock.lock.Handovers;
+import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockLimitException;
 import com.editlock.lock.LockManager;
@@ -66,6 +68,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     @Inject transient Handovers handovers;
 
+    @Inject transient com.editlock.security.UserDirectory directory;
+
+    /** The reader's language and zone: every sentence and time on the page. */
+    @Inject protected transient Viewpoint reader;
+
     /** Asking the holder to hand over, and answering such requests. */
     private final HandoverPanel handover = new HandoverPanel();
 
@@ -94,6 +101,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     /** Who was in the way when the page last looked, for "Sara has finished". */
     private String lastHolders;
+
+    /** The record that was in the way when the page last looked, to tell how its lock ended. */
+    private LockKey lastInTheWay;
 
     private boolean free;
     private boolean lost;
@@ -167,18 +177,19 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 lock = editing.lock();
                 current = editing.draft();
                 edit(editing.draft());
-                lockStatus = LockSentences.forServer().youAreEditing();
+                lockStatus = sentences().youAreEditing();
                 found = true;
             } catch (LockUnavailableException e) {
-                lockStatus = LockSentences.forServer().beingEdited(e.holders());
+                lockStatus = sentences().beingEdited(e.holders());
                 lastHolders = LockSentences.names(e.holders());
+                lastInTheWay = e.holders().get(0).key();
                 current = currentValues().orElse(null);
                 found = current != null;
             } catch (UnknownResourceException | LockLimitException e) {
                 error(e.getMessage());
             } catch (LockStoreException e) {
                 LOG.log(Level.WARNING, "Could not open a record for editing", e);
-                error(LockStoreException.userMessage());
+                error(reader.say("store.failed"));
             }
         if (found) {
             shownKey = key.get();
@@ -225,11 +236,12 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                     lock = null;
                     refused = true;
                     lost = true;
-                    lockStatus = gone.get().notice();
+                    lockStatus = sentences().lost(gone.get(), title());
                     current = currentValues().orElse(current);
                 }
             } else if (lostLock != null) {
-                locks.lost(lostLock).ifPresent(gone -> lockStatus = gone.notice());
+                locks.lost(lostLock)
+                        .ifPresent(gone -> lockStatus = sentences().lost(gone, title()));
                 current = currentValues().orElse(current);
             } else if (!refused) {
                 describeWhoIsInTheWay(inAggregate);
@@ -247,7 +259,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     private void lookAtHandovers(List<Lock> inAggregate) {
         try {
-            handover.look(handovers, lock, ownerId, shownKey, inAggregate);
+            handover.readBy(reader).look(handovers, lock, ownerId, shownKey, inAggregate);
         } catch (RuntimeException e) { // the page works without it; the next look tries again
             LOG.log(Level.WARNING, "Could not look at the hand-over requests", e);
         }
@@ -271,7 +283,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** "Ask … to hand over", with the note the page sends (an {@code h:commandScript}). */
     public void askHandover() {
         if (shownKey != null) {
-            handover.ask(handovers, owner.get(), viewToken, shownKey);
+            handover.readBy(reader).ask(handovers, owner.get(), viewToken, shownKey);
             refresh();
         }
     }
@@ -279,7 +291,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** The holder's Hand over or Keep editing, with the request and reply the page sends. */
     public void answerHandover() {
         if (shownKey != null) {
-            handover.answer(handovers, ownerId);
+            handover.readBy(reader).answer(handovers, ownerId);
             refresh();
         }
     }
@@ -287,7 +299,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** The asker takes their request back. */
     public void withdrawHandover() {
         if (shownKey != null) {
-            handover.withdraw(handovers, ownerId);
+            handover.readBy(reader).withdraw(handovers, ownerId);
             refresh();
         }
     }
@@ -298,15 +310,13 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         if (first == null) {
             return "";
         }
-        return first.askerName()
-                + " asks to edit “"
-                + title()
-                + "”"
-                + (first.note() == null ? "" : ": " + first.note());
+        return first.note() == null
+                ? reader.say("handover.request", first.askerName(), title())
+                : reader.say("handover.request.note", first.askerName(), title(), first.note());
     }
 
     public HandoverPanel getHandover() {
-        return handover;
+        return handover.readBy(reader);
     }
 
     /**
@@ -322,16 +332,25 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                                                         || l.key().isAggregate()
                                                         || shownKey.isAggregate()))
                         .toList();
+        boolean wasFree = free;
         free = inTheWay.isEmpty();
         if (free) {
-            lockStatus =
-                    (lastHolders == null
-                                    ? "Nobody is editing this now"
-                                    : lastHolders + " has finished")
-                            + " — you can edit it now.";
+            if (lockStatus == null || !wasFree) {
+                LockEvent ending = lastInTheWay == null ? null : howItEnded(lastInTheWay);
+                lockStatus =
+                        sentences()
+                                .freeNow(
+                                        lastHolders,
+                                        ending == null ? null : ending.type(),
+                                        ending == null || ending.actor() == null
+                                                ? null
+                                                : directory.displayName(ending.actor()),
+                                        ending == null ? null : ending.reason());
+            }
         } else {
-            lockStatus = LockSentences.forServer().beingEdited(inTheWay);
+            lockStatus = sentences().beingEdited(inTheWay);
             lastHolders = LockSentences.names(inTheWay);
+            lastInTheWay = inTheWay.get(0).key();
         }
     }
 
@@ -352,15 +371,15 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                                                                                             .isAggregate()));
                                     boolean me = v.ownerId().equals(ownerId);
                                     return v.displayName()
-                                            + (me ? " (you)" : "")
-                                            + (editing ? " — editing" : "");
+                                            + (me ? reader.say("viewers.you") : "")
+                                            + (editing ? reader.say("viewers.editing") : "");
                                 })
                         .toList();
     }
 
     public String save() {
         if (lock == null) {
-            error("You are not editing this, so nothing was saved.");
+            error(reader.say("save.notEditing"));
             return null;
         }
         try {
@@ -368,11 +387,12 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         } catch (LockNotHeldException | ConcurrentModificationException e) {
             lock = null;
             refused = true;
-            lockStatus = e.getMessage();
+            lockStatus =
+                    e instanceof LockNotHeldException held && held.lost().isPresent()
+                            ? sentences().refusedSave(held.lost().get(), title())
+                            : e.getMessage();
             current = currentValues().orElse(current);
-            error(
-                    e.getMessage()
-                            + " What you typed is still in the form; the current values are shown beside it.");
+            error(lockStatus + " " + reader.say("save.typedStays"));
             return null;
         } catch (InvalidDraftException e) {
             FacesContext faces = FacesContext.getCurrentInstance();
@@ -388,7 +408,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                 throw e;
             }
             LOG.log(Level.WARNING, "Could not save under a lock", e);
-            error(LockStoreException.userMessage() + " What you typed is still in the form.");
+            error(reader.say("store.failed") + " " + reader.say("save.typedStays"));
             return null;
         }
         release();
@@ -397,7 +417,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Saved, but could not delete the saved draft", e);
         }
-        info("Saved “" + title() + "”. Your lock is released.");
+        info(reader.say("save.done", title()));
         return returnOutcome() + "?faces-redirect=true";
     }
 
@@ -419,8 +439,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                             "takeOver:reason",
                             new FacesMessage(
                                     FacesMessage.SEVERITY_ERROR,
-                                    "Say why you take it over: the holder is shown the reason, and"
-                                            + " it is kept.",
+                                    reader.say("takeOver.reason.required"),
                                     null));
             return;
         }
@@ -438,7 +457,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
      */
     public String takeOver() {
         if (!isMayTakeOver()) {
-            error("You may not take this over now.");
+            error(reader.say("takeOver.notAllowed"));
             return null;
         }
         LockOwner me = owner.get();
@@ -450,17 +469,14 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             return null;
         } catch (LockUnavailableException e) {
             confirmingTakeOver = false;
-            error(
-                    "Not taken over: "
-                            + LockSentences.names(e.holders())
-                            + " also edit parts of it; take those over first.");
+            error(reader.say("takeOver.parts", LockSentences.names(e.holders())));
             return null;
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not take over a lock", e);
-            error(LockStoreException.userMessage());
+            error(reader.say("store.failed"));
             return null;
         }
-        info("You took over “" + title() + "”: you are editing it.");
+        info(reader.say("takeOver.done", title()));
         String viewId = FacesContext.getCurrentInstance().getViewRoot().getViewId();
         return viewId + "?faces-redirect=true&id=" + getShownId();
     }
@@ -479,12 +495,12 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     /** Who holds the record now, as the confirmation names them. */
     public String getHolderNames() {
-        return lastHolders == null ? "its holder" : lastHolders;
+        return lastHolders == null ? reader.say("takeOver.holder") : lastHolders;
     }
 
     public String done() {
         release();
-        info("You are no longer editing “" + title() + "”.");
+        info(reader.say("edit.left", title()));
         return returnOutcome() + "?faces-redirect=true";
     }
 
@@ -524,8 +540,8 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /**
      * The page says so, and answers 404: a bookmark or a link to a deleted record is not a success.
      */
-    private static void notFound() {
-        error("There is no such record. Pick one from the list.");
+    private void notFound() {
+        error(reader.say("record.notFound"));
         FacesContext.getCurrentInstance().getExternalContext().setResponseStatus(404);
     }
 
@@ -635,10 +651,30 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     /** When the kept draft was last saved, as the page says it. */
     public String getDraftTime() {
-        return draft == null
-                ? ""
-                : java.time.format.DateTimeFormatter.ofPattern("HH:mm")
-                        .withZone(java.time.ZoneId.systemDefault())
-                        .format(draft.savedAt());
+        return draft == null ? "" : reader.clock(draft.savedAt());
+    }
+
+    /** The page's sentences, in the reader's language and zone. */
+    protected LockSentences sentences() {
+        return new LockSentences(reader);
+    }
+
+    /**
+     * How the lock on {@code key} last ended (the newest line of its history that ends a lock), to
+     * say why the record is free; {@code null} when the history does not tell.
+     */
+    private LockEvent howItEnded(LockKey key) {
+        try {
+            return locks
+                    .history(new HistoryQuery(key, null, null, null, null, 0, 5))
+                    .rows()
+                    .stream()
+                    .filter(e -> e.type().endsLock())
+                    .findFirst()
+                    .orElse(null);
+        } catch (RuntimeException e) { // the sentence then names no cause
+            LOG.log(Level.FINE, "Could not read how a lock ended", e);
+            return null;
+        }
     }
 }

@@ -27,6 +27,8 @@ public class LoginPage {
 
     @Inject FacesContext faces;
 
+    @Inject Viewpoint reader;
+
     private String next;
     private String username;
     private String password;
@@ -60,11 +62,11 @@ public class LoginPage {
                 String message =
                         request.getAttribute(EditlockAuthentication.RETRY_AFTER)
                                         instanceof Duration wait
-                                ? "Too many failed logins: try again in " + wait.toSeconds() + " s."
+                                ? reader.say("login.throttled", wait.toSeconds())
                                 : request.getAttribute(EditlockAuthentication.DIRECTORY_DOWN)
                                                 != null
-                                        ? "Logins cannot be checked right now; try again in a moment."
-                                        : "Wrong user name or password. Try again.";
+                                        ? reader.say("login.down")
+                                        : reader.say("login.wrong");
                 faces.addMessage(
                         null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
             }

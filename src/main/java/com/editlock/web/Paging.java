@@ -70,8 +70,13 @@ final class Paging implements Serializable {
         return total;
     }
 
-    /** "51–100 of 5,000", or {@code none} when nothing matches. */
-    String window(String none) {
-        return total == 0 ? none : (offset() + 1) + "–" + (offset() + shown) + " of " + total;
+    /**
+     * "51–100 of 5,000" in the reader's language, or the sentence {@code noneKey} when nothing
+     * matches.
+     */
+    String window(Viewpoint reader, String noneKey) {
+        return total == 0
+                ? reader.say(noneKey)
+                : reader.say("paging.window", offset() + 1, offset() + shown, total);
     }
 }

@@ -9,8 +9,6 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.io.Serializable;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 /**
@@ -23,8 +21,6 @@ import java.util.List;
 public class TokenPage implements Serializable {
 
     private static final long serialVersionUID = 1L;
-    private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
     @Inject transient ApiTokens tokens;
 
@@ -39,6 +35,8 @@ public class TokenPage implements Serializable {
 
     private transient List<ApiTokens.Token> rows;
 
+    @Inject transient Viewpoint reader;
+
     public void create() {
         String me = owner.get().login();
         String whose = owner.isAdmin() && user != null && !user.isBlank() ? user.strip() : me;
@@ -50,11 +48,7 @@ public class TokenPage implements Serializable {
             rows = null;
             message(
                     FacesMessage.SEVERITY_INFO,
-                    "Token \""
-                            + made.token().name()
-                            + "\" made for "
-                            + whose
-                            + ". Copy it now: it is not shown again.");
+                    reader.say("tokens.made", made.token().name(), whose));
         } catch (ApiTokens.TokenException e) {
             message(FacesMessage.SEVERITY_ERROR, e.getMessage());
         }
@@ -64,9 +58,7 @@ public class TokenPage implements Serializable {
         try {
             ApiTokens.Token t = tokens.revoke(id, owner.get().login(), owner.isAdmin());
             rows = null;
-            message(
-                    FacesMessage.SEVERITY_INFO,
-                    "Token \"" + t.name() + "\" of " + t.login() + " is revoked.");
+            message(FacesMessage.SEVERITY_INFO, reader.say("tokens.revoked", t.name(), t.login()));
         } catch (ApiTokens.TokenException e) {
             message(FacesMessage.SEVERITY_ERROR, e.getMessage());
         }
@@ -80,14 +72,16 @@ public class TokenPage implements Serializable {
     }
 
     public String time(Instant at) {
-        return at == null ? "—" : TIME.format(at);
+        return at == null ? "—" : reader.dateTime(at);
     }
 
     public String status(ApiTokens.Token t) {
         if (t.revokedAt() != null) {
-            return "revoked by " + t.revokedBy() + " " + TIME.format(t.revokedAt());
+            return reader.say(
+                    "tokens.status.revoked", t.revokedBy(), reader.dateTime(t.revokedAt()));
         }
-        return t.active(Instant.now()) ? "active" : "expired";
+        return reader.say(
+                t.active(Instant.now()) ? "tokens.status.active" : "tokens.status.expired");
     }
 
     public boolean isAdmin() {

@@ -54,7 +54,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
 
     @Override
     protected String title() {
-        return "Variables of " + configuratorName;
+        return reader.say("variables.of", configuratorName);
     }
 
     @Override

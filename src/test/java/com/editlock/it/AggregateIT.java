@@ -237,7 +237,7 @@ public class AggregateIT {
                 Map.of("edit:name", "Savings by Sara", "edit:description", "Sara's long notes"),
                 "edit:save");
         assertThat(sara.page())
-                .contains("Ada released your lock: Quarter end (configurator:4)")
+                .contains("Ada released your lock: Quarter end.")
                 .contains("Nothing was saved");
         assertThat(sara.page())
                 .as("her typed values stay in the form")

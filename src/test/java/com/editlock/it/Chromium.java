@@ -78,6 +78,15 @@ final class Chromium {
     private static final Map<ChromeDriver, Path> PROFILES = new ConcurrentHashMap<>();
 
     static ChromeDriver start() {
+        return start(null, null);
+    }
+
+    /**
+     * A browser that reads {@code language} first ({@code "de-DE"}: its {@code Accept-Language} and
+     * {@code navigator.language}) and lives in the time zone {@code zone} ({@code "Europe/Berlin"},
+     * as the DevTools emulate it for the first tab); {@code null} for the machine's own.
+     */
+    static ChromeDriver start(String language, String zone) {
         require();
         Path profile;
         try {
@@ -103,6 +112,12 @@ final class Chromium {
         // network log, to
         // see that no page opens a WebSocket (see webSocketsOpened).
         options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL", "performance", "ALL"));
+        if (language != null) {
+            options.addArguments("--lang=" + language);
+            options.setExperimentalOption(
+                    "prefs",
+                    Map.of("intl.accept_languages", language + "," + language.substring(0, 2)));
+        }
         ChromeDriverService service =
                 new ChromeDriverService.Builder()
                         .usingDriverExecutable(DRIVER.toFile())
@@ -110,6 +125,9 @@ final class Chromium {
                         .build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        if (zone != null) {
+            driver.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", zone));
+        }
         PROFILES.put(driver, profile);
         return driver;
     }

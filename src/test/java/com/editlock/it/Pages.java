@@ -1,0 +1,91 @@
+package com.editlock.it;
+
+import static org.awaitility.Awaitility.await;
+
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+
+/**
+ * What browser tests do on Editlock's pages: log in, read an element, listen to the live regions.
+ */
+final class Pages {
+
+    private Pages() {}
+
+    /** Logs in through the login page with the demo password. */
+    static void login(WebDriver browser, URL base, String user) {
+        login(browser, base, user, "demo");
+    }
+
+    static void login(WebDriver browser, URL base, String user, String password) {
+        browser.get(base + "login.xhtml");
+        browser.findElement(By.id("login:username")).sendKeys(user);
+        browser.findElement(By.id("login:password")).sendKeys(password);
+        browser.findElement(By.cssSelector("[data-testid=login]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                !browser.findElements(By.cssSelector("[data-testid=logout]"))
+                                        .isEmpty());
+    }
+
+    /**
+     * The text of the element marked {@code data-testid=id}, read again if the page re-rendered it
+     * (a live update) while it was being read.
+     */
+    static String testId(WebDriver browser, String id) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return browser.findElement(By.cssSelector("[data-testid='" + id + "']"))
+                        .getText()
+                        .trim();
+            } catch (StaleElementReferenceException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Clicks the element marked {@code data-testid=id}, again if a live update replaced it. */
+    static void click(WebDriver browser, String id) {
+        await().atMost(Duration.ofSeconds(5))
+                .ignoreException(StaleElementReferenceException.class)
+                .until(
+                        () -> {
+                            browser.findElement(By.cssSelector("[data-testid='" + id + "']"))
+                                    .click();
+                            return true;
+                        });
+    }
+
+    /** Records what the page's live regions say from now on (as a screen reader would hear it). */
+    static void recordAnnouncements(WebDriver browser) {
+        ((JavascriptExecutor) browser)
+                .executeScript(
+                        """
+                        window.announced = [];
+                        [['announce', 'polite'], ['announce-urgent', 'assertive']].forEach(function (r) {
+                            var region = document.getElementById(r[0]);
+                            new MutationObserver(function () {
+                                window.announced.push(r[1] + ': ' + region.textContent);
+                            }).observe(region, {childList: true, characterData: true, subtree: true});
+                        });""");
+    }
+
+    /**
+     * What the live regions said since {@link #recordAnnouncements}, each prefixed by its
+     * politeness.
+     */
+    static List<String> announced(WebDriver browser) {
+        return ((List<?>)
+                        ((JavascriptExecutor) browser)
+                                .executeScript("return window.announced.slice();"))
+                .stream().map(String::valueOf).toList();
+    }
+}
