@@ -37,6 +37,13 @@ public class TokenPage implements Serializable {
 
     @Inject transient Viewpoint reader;
 
+    @Inject transient com.editlock.security.UserDirectory directory;
+
+    /** A person by the name people know them by (their login only on the admin's User column). */
+    public String person(String login) {
+        return login == null ? "" : directory.displayName(login);
+    }
+
     public void create() {
         String me = owner.get().login();
         String whose = owner.isAdmin() && user != null && !user.isBlank() ? user.strip() : me;
@@ -48,7 +55,7 @@ public class TokenPage implements Serializable {
             rows = null;
             message(
                     FacesMessage.SEVERITY_INFO,
-                    reader.say("tokens.made", made.token().name(), whose));
+                    reader.say("tokens.made", made.token().name(), person(whose)));
         } catch (ApiTokens.TokenException e) {
             message(FacesMessage.SEVERITY_ERROR, e.getMessage());
         }
@@ -58,7 +65,9 @@ public class TokenPage implements Serializable {
         try {
             ApiTokens.Token t = tokens.revoke(id, owner.get().login(), owner.isAdmin());
             rows = null;
-            message(FacesMessage.SEVERITY_INFO, reader.say("tokens.revoked", t.name(), t.login()));
+            message(
+                    FacesMessage.SEVERITY_INFO,
+                    reader.say("tokens.revoked", t.name(), person(t.login())));
         } catch (ApiTokens.TokenException e) {
             message(FacesMessage.SEVERITY_ERROR, e.getMessage());
         }
@@ -78,7 +87,7 @@ public class TokenPage implements Serializable {
     public String status(ApiTokens.Token t) {
         if (t.revokedAt() != null) {
             return reader.say(
-                    "tokens.status.revoked", t.revokedBy(), reader.dateTime(t.revokedAt()));
+                    "tokens.status.revoked", person(t.revokedBy()), reader.dateTime(t.revokedAt()));
         }
         return reader.say(
                 t.active(Instant.now()) ? "tokens.status.active" : "tokens.status.expired");

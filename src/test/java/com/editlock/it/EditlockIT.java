@@ -592,7 +592,7 @@ public class EditlockIT {
                 .contains(secret.substring(0, 10))
                 .doesNotContain(secret);
         omar.submit("tokens", Map.of(), "tokens:table:0:revoke");
-        assertThat(omar.page()).contains("Token “report script” of omar is revoked.");
+        assertThat(omar.page()).contains("Token “report script” of Omar is revoked.");
         assertThat(new Browser(uri()).bearer(secret).get("api/locks").statusCode()).isEqualTo(401);
 
         omar.get("tokens.xhtml");
