@@ -32,7 +32,8 @@ public class LanguageViewHandler extends ViewHandlerWrapper {
             cookie.put("path", external.getRequestContextPath() + "/");
             cookie.put("maxAge", 365 * 24 * 3600);
             cookie.put("secure", external.isSecure());
-            cookie.put("SameSite", "Lax");
+            // SameSite=Lax: the HTTP listener adds it to every cookie
+            // (server-config/pre-boot-commands.asadmin)
             external.addResponseCookie(COOKIE, picked.getLanguage(), cookie);
             return picked;
         }
