@@ -38,7 +38,7 @@ public class Viewpoint {
     private ZoneId zone;
     private ResourceBundle text;
 
-    /** A reader outside a request (a test, a background task): English, UTC. */
+    /** A reader outside a request (a unit test): this language, this zone. */
     public static Viewpoint of(Locale locale, ZoneId zone) {
         Viewpoint v = new Viewpoint();
         v.locale = locale;
@@ -95,19 +95,18 @@ public class Viewpoint {
 
     /** A time of day ("14:32" in German, "2:32 PM" in English). */
     public String clock(Instant at) {
-        return at == null
-                ? ""
-                : DateTimeFormatter.ofLocalizedTime(FormatStyle.SHORT)
-                        .withLocale(locale())
-                        .withZone(zone())
-                        .format(at);
+        return timeOfDay(at, FormatStyle.SHORT);
     }
 
     /** A time of day to the second. */
     public String clockSeconds(Instant at) {
+        return timeOfDay(at, FormatStyle.MEDIUM);
+    }
+
+    private String timeOfDay(Instant at, FormatStyle style) {
         return at == null
                 ? ""
-                : DateTimeFormatter.ofLocalizedTime(FormatStyle.MEDIUM)
+                : DateTimeFormatter.ofLocalizedTime(style)
                         .withLocale(locale())
                         .withZone(zone())
                         .format(at);
