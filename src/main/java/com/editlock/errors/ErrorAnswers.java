@@ -1,48 +1,77 @@
 package com.editlock.errors;
 
+import com.editlock.platform.Languages;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.text.MessageFormat;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Editlock's own error answers: a JSON {@code {"error": "…"}} under {@code /api}, a plain page with
  * the same sentence anywhere else. Neither names the server product or its version, and neither
  * carries a stack trace.
+ *
+ * <p>A page speaks its reader's language ({@link Languages#of}: the language picked on any page,
+ * else the browser's); its sentences come from the same bundle as every other page ({@code error.*}
+ * keys). The API answers in English, its sentence beside the status code that machines read. A
+ * sentence passed as text rather than as a key (a refusal only a script meets: a malformed address,
+ * a bad live-stream request) is shown as it is.
  */
 public final class ErrorAnswers {
 
     private ErrorAnswers() {}
 
+    /** {@code message} as it is, under the status's heading. */
     public static void send(
             HttpServletRequest request, HttpServletResponse response, int status, String message)
             throws IOException {
-        send(request, response, status, title(status), message);
+        answer(request, response, status, null, null, message, Map.of());
     }
 
-    /** The same, with a heading of its own for the page. */
-    public static void send(
+    /** The bundle's sentence {@code key} (with {@code args}), under the status's heading. */
+    public static void say(
             HttpServletRequest request,
             HttpServletResponse response,
             int status,
-            String title,
-            String message)
+            String key,
+            Object... args)
             throws IOException {
-        send(request, response, status, title, message, Map.of());
+        answer(request, response, status, null, key, null, Map.of(), args);
     }
 
     /**
-     * The same, and on a page what the user had typed ({@link TypedValues}), each in a read-only
-     * box to copy from, because the request that carried it could not be processed.
+     * The bundle's heading {@code titleKey} and sentence {@code key}, and on a page what the user
+     * had typed ({@link TypedValues}), each in a read-only box to copy from, because the request
+     * that carried it could not be processed.
      */
-    public static void send(
+    public static void sayWithTyped(
             HttpServletRequest request,
             HttpServletResponse response,
             int status,
-            String title,
-            String message,
+            String titleKey,
+            String key,
             Map<String, String> typed)
+            throws IOException {
+        answer(request, response, status, titleKey, key, null, typed);
+    }
+
+    /** The sentence {@code key} in English, as the API and the log say it. */
+    public static String english(String key, Object... args) {
+        return words(Locale.ENGLISH, key, args);
+    }
+
+    private static void answer(
+            HttpServletRequest request,
+            HttpServletResponse response,
+            int status,
+            String titleKey,
+            String key,
+            String text,
+            Map<String, String> typed,
+            Object... args)
             throws IOException {
         if (response.isCommitted()) {
             return;
@@ -57,40 +86,92 @@ public final class ErrorAnswers {
         PrintWriter out = response.getWriter();
         Object asked = request.getAttribute(jakarta.servlet.RequestDispatcher.ERROR_REQUEST_URI);
         String uri = asked instanceof String s ? s : request.getRequestURI();
-        if (uri.startsWith(request.getContextPath() + "/api/")) {
+        boolean api = uri.startsWith(request.getContextPath() + "/api/");
+        Locale reader = api ? Locale.ENGLISH : Languages.of(request);
+        String message = key == null ? text : words(reader, key, args);
+        if (api) {
             response.setContentType("application/json");
             out.write("{\"error\":" + json(message) + "}");
         } else {
             response.setContentType("text/html");
+            response.setHeader("Content-Language", reader.getLanguage());
+            Locale picked = Languages.spoken(request.getParameter(Languages.PARAMETER));
+            if (picked != null) {
+                Languages.remember(request, response, picked);
+            }
+            String title = words(reader, titleKey == null ? titleKey(status) : titleKey);
             out.write(
-                    "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"UTF-8\"><title>"
+                    "<!DOCTYPE html><html lang=\""
+                            + reader.getLanguage()
+                            + "\"><head><meta charset=\"UTF-8\"><title>"
                             + html(title)
                             + " · Editlock</title><link rel=\"stylesheet\" href=\""
                             + request.getContextPath()
                             + "/resources/css/editlock.css\"></head><body><header class=\"bar\"><a class=\"brand\" href=\""
                             + request.getContextPath()
-                            + "/\">Editlock</a></header><main><h1>"
+                            + "/\">Editlock</a>"
+                            + languages(request, uri, reader)
+                            + "</header><main><h1>"
                             + html(title)
                             + "</h1><p data-testid=\"error-message\">"
                             + html(message)
                             + "</p>"
-                            + typed(typed)
+                            + typed(reader, typed)
                             + "<p><a href=\""
                             + request.getContextPath()
-                            + "/\">Back to the configurators</a></p></main>"
+                            + "/\">"
+                            + html(words(reader, "error.back"))
+                            + "</a></p></main>"
                             + "</body></html>");
         }
         out.flush();
     }
 
-    private static String typed(Map<String, String> typed) {
+    /**
+     * English · Deutsch, as in every page's header: on a page that was asked for with GET (a form
+     * post's answer would be lost by asking again), each link the same address in that language.
+     */
+    private static String languages(HttpServletRequest request, String uri, Locale reader) {
+        if (!"GET".equals(request.getMethod())) {
+            return "";
+        }
+        StringBuilder b =
+                new StringBuilder("<nav class=\"languages\" aria-label=\"")
+                        .append(html(words(reader, "nav.language")))
+                        .append("\" data-testid=\"languages\">");
+        for (Locale language : Languages.SPOKEN) {
+            String code = language.getLanguage();
+            b.append("<a href=\"")
+                    .append(html(Languages.link(uri, request.getQueryString(), code)))
+                    .append("\" lang=\"")
+                    .append(code)
+                    .append("\" hreflang=\"")
+                    .append(code)
+                    .append("\" data-testid=\"lang-")
+                    .append(code)
+                    .append("\" aria-current=\"")
+                    .append(code.equals(reader.getLanguage()) ? "page" : "false")
+                    .append("\">")
+                    .append(language.getDisplayLanguage(language))
+                    .append("</a>");
+        }
+        return b.append("</nav>").toString();
+    }
+
+    private static String words(Locale reader, String key, Object... args) {
+        String pattern = Languages.text(reader).getString(key);
+        return args.length == 0 ? pattern : new MessageFormat(pattern, reader).format(args);
+    }
+
+    private static String typed(Locale reader, Map<String, String> typed) {
         if (typed.isEmpty()) {
             return "";
         }
         StringBuilder b =
                 new StringBuilder(
-                        "<section class=\"card\" data-testid=\"typed-values\"><h2>What you typed "
-                                + "(not saved)</h2>");
+                        "<section class=\"card\" data-testid=\"typed-values\"><h2>"
+                                + html(words(reader, "error.typed"))
+                                + "</h2>");
         typed.forEach(
                 (label, value) ->
                         b.append("<label>")
@@ -111,37 +192,22 @@ public final class ErrorAnswers {
         return b.append("</section>").toString();
     }
 
-    /** A short heading for {@code status}. */
-    static String title(int status) {
+    /** The bundle's key for {@code status}'s heading. */
+    static String titleKey(int status) {
         return switch (status) {
-            case 400 -> "Bad request";
-            case 401 -> "Please log in";
-            case 403 -> "Not allowed";
-            case 404 -> "Not found";
-            case 405 -> "Not allowed here";
-            case 413 -> "Too large";
-            case 415 -> "Wrong content type";
-            case 429 -> "Too many attempts";
-            case 503 -> "Try again in a moment";
-            default -> status >= 500 ? "Something went wrong" : "Request refused";
+            case 400, 401, 403, 404, 405, 413, 415, 429, 503 -> "error.title." + status;
+            default -> status >= 500 ? "error.title.5xx" : "error.title.other";
         };
     }
 
-    /** The sentence a user sees for a status the container reports without one of ours. */
-    static String sentence(int status) {
+    /**
+     * The bundle's key for the sentence a user sees for a status the container reports without one
+     * of ours; {@code error.sentence.other} takes the status as its argument.
+     */
+    static String sentenceKey(int status) {
         return switch (status) {
-            case 400 -> "The request was not understood; nothing was changed.";
-            case 401 -> "Log in to continue.";
-            case 403 -> "You are not allowed to do this.";
-            case 404 -> "There is no such page or API resource.";
-            case 405 -> "This method is not allowed here.";
-            case 413 -> "The request body is too large; nothing was changed.";
-            case 415 -> "Send the body as application/json.";
-            default ->
-                    status >= 500
-                            ? "Something went wrong on the server; nothing was changed. Try again, and tell an administrator "
-                                    + "if it keeps happening."
-                            : "The request was refused (HTTP " + status + ").";
+            case 400, 401, 403, 404, 405, 413, 415 -> "error.sentence." + status;
+            default -> status >= 500 ? "error.sentence.5xx" : "error.sentence.other";
         };
     }
 

@@ -64,17 +64,12 @@ public class ErrorPage extends HttpServlet {
             // is stateless when it is not (Mojarra: "Unable to restore view").
             if (t instanceof ViewExpiredException || unrestorable(t)) {
                 Map<String, String> typed = TypedValues.of(request);
-                ErrorAnswers.send(
+                ErrorAnswers.sayWithTyped(
                         request,
                         response,
                         400,
-                        "This page has expired",
-                        "Your session ended or the page "
-                                + "was open too long, so its locks were released and nothing was saved. "
-                                + (typed.isEmpty()
-                                        ? "Open"
-                                        : "What you typed is below: copy it, then open")
-                                + " the configurators again.",
+                        "error.expired.title",
+                        typed.isEmpty() ? "error.expired.text" : "error.expired.typed",
                         typed);
                 return;
             }
@@ -85,7 +80,7 @@ public class ErrorPage extends HttpServlet {
                     "The database failed on "
                             + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI),
                     t);
-            ErrorAnswers.send(request, response, 503, LockStoreException.userMessage());
+            ErrorAnswers.say(request, response, 503, "store.failed");
             return;
         }
         if (failure instanceof Throwable t) {
@@ -98,6 +93,15 @@ public class ErrorPage extends HttpServlet {
                 status = 500;
             }
         }
-        ErrorAnswers.send(request, response, status, ErrorAnswers.sentence(status));
+        Object asked = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+        if (status == 403
+                && asked instanceof String uri
+                && uri.startsWith(request.getContextPath() + "/admin/")) {
+            ErrorAnswers.say(request, response, 403, "error.forbidden.admin");
+        } else if (ErrorAnswers.sentenceKey(status).equals("error.sentence.other")) {
+            ErrorAnswers.say(request, response, status, "error.sentence.other", status);
+        } else {
+            ErrorAnswers.say(request, response, status, ErrorAnswers.sentenceKey(status));
+        }
     }
 }

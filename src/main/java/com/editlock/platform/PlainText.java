@@ -10,36 +10,49 @@ public final class PlainText {
 
     private PlainText() {}
 
-    /** What is wrong with {@code value}, or null when it is fine (null itself is fine). */
-    public static String problem(String value) {
+    /**
+     * The first character a person would not type: its position (from 1) and, for a control
+     * character, its code ({@code "0007"}); for a broken one (an unpaired surrogate) the code is
+     * null.
+     */
+    public record Flaw(int position, String controlCode) {}
+
+    /** The first flaw in {@code value}, or null when it is fine (null itself is fine). */
+    public static Flaw flaw(String value) {
         if (value == null) {
             return null;
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || (c >= 0x7f && c <= 0x9f)) {
-                return "contains a control character (U+"
-                        + String.format("%04X", (int) c)
-                        + ") at position "
-                        + (i + 1)
-                        + "; remove it.";
+                return new Flaw(i + 1, String.format("%04X", (int) c));
             }
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                return "contains a broken character (an unpaired surrogate) at position "
-                        + (i + 1)
-                        + "; remove it.";
-            }
-            if (Character.isLowSurrogate(c)) {
-                return "contains a broken character (an unpaired surrogate) at position "
-                        + (i + 1)
-                        + "; remove it.";
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return new Flaw(i + 1, null);
             }
         }
         return null;
+    }
+
+    /** What is wrong with {@code value} in English, or null when it is fine. */
+    public static String problem(String value) {
+        Flaw flaw = flaw(value);
+        if (flaw == null) {
+            return null;
+        }
+        return flaw.controlCode() != null
+                ? "contains a control character (U+"
+                        + flaw.controlCode()
+                        + ") at position "
+                        + flaw.position()
+                        + "; remove it."
+                : "contains a broken character (an unpaired surrogate) at position "
+                        + flaw.position()
+                        + "; remove it.";
     }
 
     /** Whether {@code value} is fine. */

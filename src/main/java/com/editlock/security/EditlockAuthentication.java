@@ -360,14 +360,12 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             HttpServletRequest request, HttpServletResponse response, Map<String, String> typed) {
         response.setHeader("WWW-Authenticate", "Session realm=\"Editlock\"");
         try {
-            ErrorAnswers.send(
+            ErrorAnswers.sayWithTyped(
                     request,
                     response,
                     HttpServletResponse.SC_UNAUTHORIZED,
-                    "Your session has ended",
-                    "You were logged out (a logout elsewhere, a long pause, or a restart of the server), so your locks "
-                            + "were released and nothing was saved. What you typed is below: copy it, log in again and open "
-                            + "the record.",
+                    "error.ended.title",
+                    "error.ended.typed",
                     typed);
         } catch (IOException e) {
             // the client went away; nothing more to tell it

@@ -102,12 +102,7 @@ public class RequestGuard extends HttpFilter {
         }
         if (!SAFE_METHODS.contains(method)) {
             if (!sameOrigin(request)) {
-                ErrorAnswers.send(
-                        request,
-                        response,
-                        403,
-                        "Refused: this request came from another site. Changes "
-                                + "are accepted only from Editlock's own pages.");
+                ErrorAnswers.say(request, response, 403, "error.crossSite");
                 return;
             }
             if (api && request.getContentLengthLong() < 0 && mayHaveBody(request)) {
@@ -146,11 +141,7 @@ public class RequestGuard extends HttpFilter {
             }
         }
         response.setHeader("Connection", "close");
-        ErrorAnswers.send(
-                request,
-                response,
-                413,
-                "The request body is larger than the " + limit + " bytes this server accepts.");
+        ErrorAnswers.say(request, response, 413, "error.tooLarge", limit);
     }
 
     private void headers(

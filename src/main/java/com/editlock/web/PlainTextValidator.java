@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.platform.Languages;
 import com.editlock.platform.PlainText;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.component.UIComponent;
@@ -7,6 +8,8 @@ import jakarta.faces.context.FacesContext;
 import jakarta.faces.validator.FacesValidator;
 import jakarta.faces.validator.Validator;
 import jakarta.faces.validator.ValidatorException;
+import java.text.MessageFormat;
+import java.util.Locale;
 
 /**
  * Runs on every input of every screen (a default validator): text with control characters or broken
@@ -18,12 +21,30 @@ public class PlainTextValidator implements Validator<Object> {
     @Override
     public void validate(FacesContext context, UIComponent component, Object value) {
         if (value instanceof String text) {
-            String problem = PlainText.problem(text);
-            if (problem != null) {
-                String message = "This field " + problem;
+            PlainText.Flaw flaw = PlainText.flaw(text);
+            if (flaw != null) {
+                String message =
+                        message(
+                                context.getViewRoot() == null
+                                        ? null
+                                        : context.getViewRoot().getLocale(),
+                                flaw);
                 throw new ValidatorException(
                         new FacesMessage(FacesMessage.SEVERITY_ERROR, message, message));
             }
         }
+    }
+
+    /** What the reader is told about {@code flaw}, in their language. */
+    static String message(Locale reader, PlainText.Flaw flaw) {
+        Locale language = Languages.nearest(reader);
+        String pattern =
+                Languages.text(language)
+                        .getString(flaw.controlCode() != null ? "field.control" : "field.broken");
+        Object[] args =
+                flaw.controlCode() != null
+                        ? new Object[] {flaw.controlCode(), flaw.position()}
+                        : new Object[] {flaw.position()};
+        return new MessageFormat(pattern, language).format(args);
     }
 }

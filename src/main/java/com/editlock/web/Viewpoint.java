@@ -1,5 +1,6 @@
 package com.editlock.web;
 
+import com.editlock.platform.Languages;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Named;
@@ -12,7 +13,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.FormatStyle;
-import java.util.List;
 import java.util.Locale;
 import java.util.MissingResourceException;
 import java.util.ResourceBundle;
@@ -29,8 +29,6 @@ import java.util.ResourceBundle;
 public class Viewpoint {
 
     public static final String ZONE_COOKIE = "editlock-zone";
-    public static final String BUNDLE = "com.editlock.web.Text";
-    public static final List<Locale> LANGUAGES = List.of(Locale.ENGLISH, Locale.GERMAN);
 
     @jakarta.inject.Inject com.editlock.platform.Settings settings;
 
@@ -50,12 +48,10 @@ public class Viewpoint {
         if (locale == null) {
             FacesContext faces = FacesContext.getCurrentInstance();
             locale =
-                    faces != null && faces.getViewRoot() != null
-                            ? faces.getViewRoot().getLocale()
-                            : Locale.ENGLISH;
-            if (!LANGUAGES.contains(Locale.forLanguageTag(locale.getLanguage()))) {
-                locale = Locale.ENGLISH;
-            }
+                    Languages.nearest(
+                            faces != null && faces.getViewRoot() != null
+                                    ? faces.getViewRoot().getLocale()
+                                    : null);
         }
         return locale;
     }
@@ -88,7 +84,7 @@ public class Viewpoint {
         try {
             pattern = bundle().getString(key);
         } catch (MissingResourceException e) {
-            throw new IllegalStateException("No text " + key + " in " + BUNDLE, e);
+            throw new IllegalStateException("No text " + key + " in " + Languages.BUNDLE, e);
         }
         return args.length == 0 ? pattern : new MessageFormat(pattern, locale()).format(args);
     }
@@ -183,21 +179,12 @@ public class Viewpoint {
         if (request == null) {
             return "?lang=" + code;
         }
-        StringBuilder query = new StringBuilder();
-        String q = request.getQueryString();
-        if (q != null) {
-            for (String part : q.split("&")) {
-                if (!part.isEmpty() && !part.startsWith(LanguageViewHandler.PARAMETER + "=")) {
-                    query.append(part).append('&');
-                }
-            }
-        }
-        return request.getRequestURI() + "?" + query + LanguageViewHandler.PARAMETER + "=" + code;
+        return Languages.link(request.getRequestURI(), request.getQueryString(), code);
     }
 
     private ResourceBundle bundle() {
         if (text == null) {
-            text = ResourceBundle.getBundle(BUNDLE, locale());
+            text = Languages.text(locale());
         }
         return text;
     }

@@ -77,7 +77,8 @@ public class ScreensForPeopleIT {
      * axe-core over every page in each of its states, in English (a reader in New York) and in
      * German (a reader in Berlin): login (also refused), not found, the list, API tokens, editing,
      * read-only, variables, freed, the dashboard with rows and its release dialog, force-released,
-     * the empty dashboard, the history, and the idle warning.
+     * the empty dashboard, the history, the idle warning, and the error pages (not allowed; a page
+     * that expired, with what was typed).
      */
     @Test
     void everyPageInEachOfItsStatesInEnglishAndGermanHasNoWcag21AaViolation() {
@@ -187,6 +188,65 @@ public class ScreensForPeopleIT {
                                         .isDisplayed());
         check(found, "idle warning" + in, omar);
         Pages.click(omar, "done");
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                omar.findElements(By.cssSelector("[data-testid=edit-form]"))
+                                        .isEmpty());
+
+        boolean german = language.startsWith("de");
+        omar.get(base + "admin/locks.xhtml");
+        assertThat(omar.findElement(By.tagName("h1")).getText())
+                .isEqualTo(german ? "Nicht erlaubt" : "Not allowed");
+        assertThat(Pages.testId(omar, "error-message"))
+                .startsWith(
+                        german
+                                ? "Diese Seite ist für Administratoren."
+                                : "This page is for administrators.");
+        assertThat(omar.findElement(By.tagName("html")).getAttribute("lang"))
+                .isEqualTo(language.substring(0, 2));
+        assertThat(
+                        omar.findElements(
+                                By.cssSelector(
+                                        "[data-testid=lang-" + (german ? "en" : "de") + "]")))
+                .as("the language can be switched on an error page too")
+                .isNotEmpty();
+        check(found, "error: not allowed" + in, omar);
+
+        sara.get(base + "configurator.xhtml?id=1");
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=edit-form]"))
+                                        .isEmpty());
+        sara.findElement(By.id("edit:description")).sendKeys(" Typed before the page expired.");
+        // a view state the server cannot restore, as after a restart or a session that ended
+        sara.executeScript(
+                "document.querySelectorAll('input[name=\"jakarta.faces.ViewState\"]')"
+                        + ".forEach(i => i.value = 'stateless')");
+        Pages.click(sara, "save");
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                !sara.findElements(By.cssSelector("[data-testid=typed-values]"))
+                                        .isEmpty());
+        assertThat(sara.findElement(By.tagName("h1")).getText())
+                .isEqualTo(german ? "Diese Seite ist abgelaufen" : "This page has expired");
+        assertThat(Pages.testId(sara, "typed-values"))
+                .startsWith(german ? "Ihre Eingaben (nicht gespeichert)" : "What you typed");
+        assertThat(
+                        sara
+                                .findElements(By.cssSelector("[data-testid=typed-values] textarea"))
+                                .stream()
+                                .map(t -> t.getAttribute("value")))
+                .anyMatch(v -> v.endsWith("Typed before the page expired."));
+        check(found, "error: page expired, what was typed" + in, sara);
+        Browser admin = new Browser(URI.create(base.toString())).basic("ada", "demo");
+        await("the lock of the page that expired is let go")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> !admin.get("api/locks").body().contains("configurator:1"));
+        Browser author = new Browser(URI.create(base.toString())).basic("sara", "demo");
+        author.delete("api/drafts/configurator:1"); // what she typed was kept as her draft
     }
 
     /**

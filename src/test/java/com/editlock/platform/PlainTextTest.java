@@ -22,4 +22,11 @@ class PlainTextTest {
                 .contains("position 2");
         assertThat(PlainText.problem("end\ud83d")).contains("unpaired surrogate");
     }
+
+    @Test
+    void theFlawSaysWhereAndWhatSoAScreenCanSayItInItsLanguage() {
+        assertThat(PlainText.flaw("ok 🚲")).isNull();
+        assertThat(PlainText.flaw("ab\u0007")).isEqualTo(new PlainText.Flaw(3, "0007"));
+        assertThat(PlainText.flaw("\ud800x")).isEqualTo(new PlainText.Flaw(1, null));
+    }
 }

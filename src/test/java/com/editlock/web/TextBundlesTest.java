@@ -2,6 +2,7 @@ package com.editlock.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.editlock.platform.Languages;
 import java.text.MessageFormat;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class TextBundlesTest {
 
     private static Set<String> keys(Locale locale) {
-        ResourceBundle b = ResourceBundle.getBundle(Viewpoint.BUNDLE, locale);
+        ResourceBundle b = ResourceBundle.getBundle(Languages.BUNDLE, locale);
         Set<String> own = new TreeSet<>();
         // handleKeySet: the bundle's own keys, not those it falls back to
         for (String k : Collections.list(b.getKeys())) {
@@ -48,8 +49,8 @@ class TextBundlesTest {
     @Test
     void everySentenceIsAPatternThatTakesItsPlaces() {
         List<String> broken = new ArrayList<>();
-        for (Locale locale : Viewpoint.LANGUAGES) {
-            ResourceBundle b = ResourceBundle.getBundle(Viewpoint.BUNDLE, locale);
+        for (Locale locale : Languages.SPOKEN) {
+            ResourceBundle b = ResourceBundle.getBundle(Languages.BUNDLE, locale);
             for (String key : Collections.list(b.getKeys())) {
                 String pattern = b.getString(key);
                 if (!pattern.contains("{") || key.startsWith("js.")) {
