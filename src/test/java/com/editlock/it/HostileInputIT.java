@@ -1835,4 +1835,110 @@ public class HostileInputIT {
             return rs.getString(1);
         }
     }
+
+    /** A raw connection to the node from 127.0.0.1, its reads waiting at most {@code millis}. */
+    private java.net.Socket rawConnection(int millis) throws Exception {
+        java.net.Socket socket = new java.net.Socket();
+        socket.connect(new java.net.InetSocketAddress(base.getHost(), base.getPort()), 5_000);
+        socket.setSoTimeout(millis);
+        return socket;
+    }
+
+    /**
+     * Plain-text HTTP/2 is off (docs/security.md, the listener guard): a request that asks to
+     * upgrade ({@code Upgrade: h2c}, as Java's HTTP client sends) gets no {@code 101} and is
+     * answered as the HTTP/1.1 request it also is, its body read by its length and the connection
+     * kept for the next request; a prior-knowledge preface ({@code PRI * HTTP/2.0}) closes the
+     * connection unanswered.
+     */
+    @org.junit.jupiter.api.Test
+    void plainTextHttp2IsRefusedAndAnUpgradeRequestIsAnsweredAsHttp11() throws Exception {
+        byte[] body = "{\"resource\":\"configurator:3\"}".getBytes(StandardCharsets.UTF_8);
+        String host = "Host: " + base.getHost() + ":" + base.getPort() + "\r\n";
+        String requests =
+                "POST "
+                        + base.getPath()
+                        + "api/locks HTTP/1.1\r\n"
+                        + host
+                        + "Authorization: "
+                        + basic("ada", "demo")
+                        + "\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                        + "HTTP2-Settings: AAEAAEAAAAIAAAABAAMAAABkAAQBAAAAAAUAAEAA\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: "
+                        + body.length
+                        + "\r\n\r\n"
+                        + new String(body, StandardCharsets.UTF_8)
+                        + "GET "
+                        + base.getPath()
+                        + "login.xhtml HTTP/1.1\r\n"
+                        + host
+                        + "Connection: close\r\n\r\n";
+        String answers;
+        try (java.net.Socket socket = rawConnection(20_000)) {
+            socket.getOutputStream().write(requests.getBytes(StandardCharsets.UTF_8));
+            answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            new Browser(URI.create(base.toString()))
+                    .basic("ada", "demo")
+                    .delete("api/locks/configurator:3?reason=test%20clean-up");
+        }
+        List<String> statuses =
+                java.util.regex.Pattern.compile("HTTP/1\\.1 (\\d{3}) ")
+                        .matcher(answers)
+                        .results()
+                        .map(m -> m.group(1))
+                        .toList();
+        assertThat(statuses)
+                .as(
+                        "no switch to HTTP/2; the lock taken with the JSON body; the next request answered")
+                .containsExactly("201", "200");
+
+        try (java.net.Socket socket = rawConnection(10_000)) {
+            socket.getOutputStream()
+                    .write(
+                            "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+                                    .getBytes(StandardCharsets.ISO_8859_1));
+            assertThat(socket.getInputStream().readAllBytes())
+                    .as("no HTTP/2 settings frame: the connection closes unanswered")
+                    .isEmpty();
+        }
+    }
+
+    /**
+     * A request header that trickles in (one line a second, for ever) is cut off: the connection is
+     * closed within 30 s of its first byte (the listener guard's limit is 20 s). Without the guard
+     * the listener's idle timer started again with every byte and such a client was still connected
+     * after 120 s.
+     */
+    @org.junit.jupiter.api.Test
+    void aHeaderThatTricklesInIsCutOffWithin30Seconds() throws Exception {
+        try (java.net.Socket socket = rawConnection(900)) {
+            java.io.OutputStream out = socket.getOutputStream();
+            java.io.InputStream in = socket.getInputStream();
+            long start = System.nanoTime();
+            out.write(
+                    ("GET " + base.getPath() + "login.xhtml HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            int[] lines = {0};
+            await("the connection is closed")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () -> {
+                                try {
+                                    out.write(
+                                            ("X-Slow-" + lines[0]++ + ": y\r\n")
+                                                    .getBytes(StandardCharsets.ISO_8859_1));
+                                    return in.read() < 0;
+                                } catch (java.net.SocketTimeoutException stillOpen) {
+                                    return false;
+                                } catch (java.io.IOException reset) {
+                                    return true;
+                                }
+                            });
+            System.out.printf(
+                    "slow header: connection closed after %.1f s and %d header lines%n",
+                    (System.nanoTime() - start) / 1e9, lines[0]);
+        }
+    }
 }
