@@ -232,6 +232,10 @@ public class ScreensForPeopleIT {
                 .isNotEmpty();
         check(found, "error: not allowed" + in, omar);
 
+        // Sara may have been idle longer than a test session lives (10 s without a request of
+        // hers): a session of her own, whatever became of the old one
+        sara.manage().deleteAllCookies();
+        Pages.login(sara, base, "sara");
         sara.get(base + "configurator.xhtml?id=1");
         try {
             await().atMost(Duration.ofSeconds(5))
