@@ -27,7 +27,7 @@ import org.glassfish.grizzly.ssl.SSLUtils;
  * not timed.
  *
  * <p>The limit is the system property {@code editlock.listener.headerTimeoutSeconds} (20 by
- * default, the Apache httpd's {@code mod_reqtimeout} first header limit).
+ * default, the first header limit of Apache httpd's {@code mod_reqtimeout}).
  */
 final class HeaderClock extends BaseFilter {
 

@@ -29,12 +29,13 @@ public class ListenerGuard extends WebSocketAddOnProvider {
         if (codec < 0) {
             return; // not an HTTP chain
         }
-        HeaderClock clock = new HeaderClock(HeaderClock.limitSeconds());
+        int limit = HeaderClock.limitSeconds();
+        HeaderClock clock = new HeaderClock(limit);
         builder.add(codec, clock);
         builder.add(codec + 2, new CleartextGuard(clock));
         LOG.info(
                 "Editlock listener guard: a request's header must arrive within "
-                        + HeaderClock.limitSeconds()
+                        + limit
                         + " s; HTTP/2 over plain text (h2c) is refused");
     }
 }

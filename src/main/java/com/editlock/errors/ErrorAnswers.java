@@ -58,11 +58,6 @@ public final class ErrorAnswers {
         answer(request, response, status, titleKey, key, null, typed);
     }
 
-    /** The sentence {@code key} in English, as the API and the log say it. */
-    public static String english(String key, Object... args) {
-        return words(Locale.ENGLISH, key, args);
-    }
-
     private static void answer(
             HttpServletRequest request,
             HttpServletResponse response,
@@ -87,7 +82,7 @@ public final class ErrorAnswers {
         Object asked = request.getAttribute(jakarta.servlet.RequestDispatcher.ERROR_REQUEST_URI);
         String uri = asked instanceof String s ? s : request.getRequestURI();
         boolean api = uri.startsWith(request.getContextPath() + "/api/");
-        Locale reader = api ? Locale.ENGLISH : Languages.of(request);
+        Locale reader = api ? Locale.ENGLISH : Languages.pick(request, response);
         String message = key == null ? text : words(reader, key, args);
         if (api) {
             response.setContentType("application/json");
@@ -95,10 +90,6 @@ public final class ErrorAnswers {
         } else {
             response.setContentType("text/html");
             response.setHeader("Content-Language", reader.getLanguage());
-            Locale picked = Languages.spoken(request.getParameter(Languages.PARAMETER));
-            if (picked != null) {
-                Languages.remember(request, response, picked);
-            }
             String title = words(reader, titleKey == null ? titleKey(status) : titleKey);
             out.write(
                     "<!DOCTYPE html><html lang=\""

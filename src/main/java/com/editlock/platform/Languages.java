@@ -65,10 +65,19 @@ public final class Languages {
     }
 
     /**
-     * Keeps the reader's pick for a year in the cookie {@value #COOKIE}, for every page of the
+     * The language of a page answering {@code request}, by {@link #of}; a language picked with
+     * {@code ?lang=} is also kept for a year in the cookie {@value #COOKIE}, for every page of the
      * application ({@code SameSite=Lax}: the HTTP listener adds it to every cookie).
      */
-    public static void remember(
+    public static Locale pick(HttpServletRequest request, HttpServletResponse response) {
+        Locale picked = spoken(request.getParameter(PARAMETER));
+        if (picked != null) {
+            remember(request, response, picked);
+        }
+        return of(request);
+    }
+
+    private static void remember(
             HttpServletRequest request, HttpServletResponse response, Locale picked) {
         Cookie cookie = new Cookie(COOKIE, picked.getLanguage());
         cookie.setPath(request.getContextPath() + "/");

@@ -23,20 +23,8 @@ public class LanguageViewHandler extends ViewHandlerWrapper {
     @Override
     public Locale calculateLocale(FacesContext context) {
         ExternalContext external = context.getExternalContext();
-        Locale picked =
-                Languages.spoken(external.getRequestParameterMap().get(Languages.PARAMETER));
-        if (picked != null) {
-            Languages.remember(
-                    (HttpServletRequest) external.getRequest(),
-                    (HttpServletResponse) external.getResponse(),
-                    picked);
-            return picked;
-        }
-        Object kept = external.getRequestCookieMap().get(Languages.COOKIE);
-        if (kept instanceof jakarta.servlet.http.Cookie c
-                && Languages.spoken(c.getValue()) != null) {
-            return Languages.spoken(c.getValue());
-        }
-        return super.calculateLocale(context);
+        return Languages.pick(
+                (HttpServletRequest) external.getRequest(),
+                (HttpServletResponse) external.getResponse());
     }
 }
