@@ -1,8 +1,8 @@
 package com.editlock.container;
 
 import java.util.logging.Logger;
-import org.eclipse.persistence.config.SessionCustomizer;
 import org.eclipse.persistence.sessions.Session;
+import org.eclipse.persistence.sessions.SessionCustomizer;
 
 /**
  * EclipseLink retries a read that failed on a lost database connection, by default twice with a

@@ -86,6 +86,16 @@ public class RequestGuard extends HttpFilter {
             ErrorAnswers.send(request, response, 404, "There is no such resource.");
             return;
         }
+        if (upgradesToCleartextHttp2WithBody(request)) {
+            response.setHeader("Connection", "close");
+            ErrorAnswers.send(
+                    request,
+                    response,
+                    400,
+                    "HTTP/2 over plain text (Upgrade: h2c) is not offered: send the request as"
+                            + " HTTP/1.1 without that header, or over HTTPS.");
+            return;
+        }
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         long limit = settings.maxBodyBytes();
         if (request.getContentLengthLong() > limit) {
@@ -270,6 +280,20 @@ public class RequestGuard extends HttpFilter {
     }
 
     /** Chunked HTTP/1.1, or HTTP/2 without a length (HTTP/1.1 without either has no body). */
+    /**
+     * The plain listener speaks no HTTP/2 ({@code http2-enabled=false}), so a request asking for
+     * {@code Upgrade: h2c} is served as HTTP/1.1; but the container keeps the body of such a
+     * request for the protocol it will not switch to, and a resource reading it would wait until
+     * the request timeout (30 s, then a 500). One with a body is refused at once instead.
+     */
+    private static boolean upgradesToCleartextHttp2WithBody(HttpServletRequest request) {
+        String upgrade = request.getHeader("Upgrade");
+        return upgrade != null
+                && upgrade.toLowerCase(Locale.ROOT).contains("h2c")
+                && (request.getContentLengthLong() > 0
+                        || request.getHeader("Transfer-Encoding") != null);
+    }
+
     private static boolean mayHaveBody(HttpServletRequest request) {
         return request.getHeader("Transfer-Encoding") != null
                 || !request.getProtocol().startsWith("HTTP/1");

@@ -41,6 +41,8 @@ public final class Browser {
         this.base = base;
         this.http =
                 HttpClient.newBuilder()
+                        // The node speaks HTTP/1.1 only on plain text (no h2c upgrade).
+                        .version(HttpClient.Version.HTTP_1_1)
                         .cookieHandler(cookies)
                         .followRedirects(HttpClient.Redirect.NORMAL)
                         .connectTimeout(Duration.ofSeconds(5))

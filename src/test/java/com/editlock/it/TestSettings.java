@@ -6,7 +6,7 @@ public final class TestSettings {
     public static final int SWEEP_SECONDS = 5; // the default
     public static final int SESSION_TIMEOUT_SECONDS = 10;
 
-    /** Payara's session reaper runs every 5 s (WEB-INF/glassfish-web.xml). */
+    /** Payara's session reaper runs every 5 s (WEB-INF/payara-web.xml). */
     public static final int REAP_SECONDS = 5;
 
     /** How long a request to hand a lock over waits for its answer. */

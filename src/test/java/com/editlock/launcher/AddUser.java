@@ -13,9 +13,9 @@ import javax.crypto.spec.PBEKeySpec;
 
 /**
  * Prints the SQL that adds a user, for a database without demo data (production): {@code mvn -q
- * -Padd-user -Dlogin=ada -Dname=Ada -Drole=admin}, asked for the password (or given it in {@code
- * LOCKS_NEW_PASSWORD}), writes {@code target/add-user-ada.sql} to run with {@code psql}. The hash
- * has the format and parameters Editlock's logins use ({@code
+ * -Padd-user -Dlogin=ada -Ddisplay.name=Ada -Drole=admin}, asked for the password (or given it in
+ * {@code LOCKS_NEW_PASSWORD}), writes {@code target/add-user-ada.sql} to run with {@code psql}. The
+ * hash has the format and parameters Editlock's logins use ({@code
  * PBKDF2WithHmacSHA256:600000:salt:hash}, 32-byte salt and key, Base64; see {@code
  * PasswordHashes}).
  */
@@ -26,14 +26,14 @@ public final class AddUser {
     static final int BYTES = 32;
 
     public static void main(String[] args) throws GeneralSecurityException, IOException {
-        String login = System.getProperty("login", "").trim().toLowerCase(Locale.ROOT);
-        String name = System.getProperty("name", "").trim();
-        String role = System.getProperty("role", "editor").trim();
+        String login = property("login", "").toLowerCase(Locale.ROOT);
+        String name = property("display.name", "");
+        String role = property("role", "editor");
         if (!login.matches("[a-z][a-z0-9._-]{0,63}")
                 || name.isEmpty()
                 || !(role.equals("editor") || role.equals("admin"))) {
             System.err.println(
-                    "Usage: mvn -q -Padd-user -Dlogin=ada -Dname=\"Ada Lovelace\" -Drole=admin|editor"
+                    "Usage: mvn -q -Padd-user -Dlogin=ada -Ddisplay.name=\"Ada Lovelace\" -Drole=admin|editor"
                             + "  (login: lower-case letters, digits, . _ -; starts with a letter)");
             System.exit(2);
         }
@@ -55,7 +55,7 @@ public final class AddUser {
                         + "', '"
                         + role
                         + "');\n";
-        Path out = Path.of(System.getProperty("out", "target/add-user-" + login + ".sql"));
+        Path out = Path.of(property("out", "target/add-user-" + login + ".sql"));
         Files.writeString(out, sql);
         System.out.println(
                 "Wrote "
@@ -86,6 +86,15 @@ public final class AddUser {
         return SecretKeyFactory.getInstance(ALGORITHM)
                 .generateSecret(new PBEKeySpec(password, salt, iterations, BYTES * 8))
                 .getEncoded();
+    }
+
+    /**
+     * A -D option, trimmed; a blank one (the add-user profile passes each, empty when not given) is
+     * none.
+     */
+    private static String property(String key, String absent) {
+        String value = System.getProperty(key, "").trim();
+        return value.isEmpty() ? absent : value;
     }
 
     private static char[] password() {

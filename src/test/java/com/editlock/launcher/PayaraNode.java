@@ -20,10 +20,14 @@ public final class PayaraNode {
     private final int port;
     private final Path log;
 
-    private PayaraNode(Process process, int port, Path log) {
+    /** Where this start's lines begin in the log (a node's log is appended to across starts). */
+    private final long logStart;
+
+    private PayaraNode(Process process, int port, Path log, long logStart) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.logStart = logStart;
     }
 
     /**
@@ -54,12 +58,13 @@ public final class PayaraNode {
                         serverConfig.resolve("logging.properties").toString(),
                         "--prebootcommandfile",
                         serverConfig.resolve("pre-boot-commands.asadmin").toString()));
+        long logStart = Files.exists(log) ? Files.size(log) : 0;
         Process process =
                 new ProcessBuilder(command)
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                         .start();
-        return new PayaraNode(process, port, log);
+        return new PayaraNode(process, port, log, logStart);
     }
 
     public String url() {
@@ -71,7 +76,11 @@ public final class PayaraNode {
      * deployed).
      */
     public void awaitServing(Duration timeout) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(2))
+                        .build();
         HttpRequest probe =
                 HttpRequest.newBuilder(URI.create(url() + "login.xhtml"))
                         .timeout(Duration.ofSeconds(5))
@@ -82,17 +91,25 @@ public final class PayaraNode {
                 throw new Launcher.LaunchException(
                         "Payara Micro stopped while starting. The end of " + log + ":\n" + tail());
             }
+            String written = thisStartsLog();
+            if (written.contains("Exception while loading the app")) {
+                throw new Launcher.LaunchException(
+                        "Editlock failed to deploy. The end of " + log + ":\n" + tail());
+            }
+            if (written.contains(FAILED_BOOT_COMMAND)) {
+                throw new Launcher.LaunchException(
+                        "A line of server-config/pre-boot-commands.asadmin failed on this Payara"
+                                + " Micro (see "
+                                + log
+                                + "):\n"
+                                + failedBootCommands(written));
+            }
             try {
                 if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return;
                 }
             } catch (ConnectException | java.net.http.HttpTimeoutException e) {
                 // not listening yet
-            }
-            if (Files.exists(log)
-                    && Files.readString(log).contains("Exception while loading the app")) {
-                throw new Launcher.LaunchException(
-                        "Editlock failed to deploy. The end of " + log + ":\n" + tail());
             }
             Thread.sleep(500);
         }
@@ -103,6 +120,25 @@ public final class PayaraNode {
                         + log
                         + ":\n"
                         + tail());
+    }
+
+    private String thisStartsLog() throws IOException {
+        if (!Files.exists(log)) {
+            return "";
+        }
+        byte[] all = Files.readAllBytes(log);
+        int from = (int) Math.min(logStart, all.length);
+        return new String(all, from, all.length - from, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** What Payara Micro logs, as a warning only, for a pre-boot command that failed. */
+    static final String FAILED_BOOT_COMMAND = "Boot Command set failed";
+
+    /** The failed boot commands' lines of a node's log. */
+    static String failedBootCommands(String log) {
+        return log.lines()
+                .filter(line -> line.contains(FAILED_BOOT_COMMAND))
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     public int waitFor() throws InterruptedException {
