@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Puts the request's Content-Security-Policy nonce on every {@code <script>} Faces writes (its own
  * library and {@code h:commandScript}), so the policy can forbid every other inline script. Pages
  * themselves have no inline script and no inline event handler: buttons instead of {@code
- * h:commandLink}, behaviour in {@code resources/js}. (Mojarra 4.0 has no CSP support of its own;
- * Faces 5 adds it.)
+ * h:commandLink}, behaviour in {@code resources/js}. (Mojarra 4.1's own nonce brings a header of
+ * its own on Faces views only; the package doc says why this one stays.)
  */
 public class CspRenderKitFactory extends RenderKitFactory {
 

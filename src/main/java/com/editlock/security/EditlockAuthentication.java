@@ -29,8 +29,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One authentication mechanism for the whole application, because Jakarta Security 3 allows only
- * one:
+ * One authentication mechanism for the whole application (Jakarta Security 3 allowed only one;
+ * version 4, on Payara 7, allows several, which single sign-on will use):
  *
  * <ul>
  *   <li>the login screen authenticates programmatically ({@code SecurityContext.authenticate} with
@@ -46,11 +46,12 @@ import java.util.Set;
  * with a {@code LockRemover} bound in it and the configured timeout. The session then remembers the
  * caller and their groups, and every later request of the session is authenticated from them.
  *
- * <p>Why not {@code @AutoApplySession}: on Payara 6.2025.10 it lets two requests of one session
- * that arrive together (a page's heartbeat, its live refresh, the goodbye beacon and the next page)
- * sometimes see each other's security state, and one of them is answered {@code 403} (Payara issue
- * 6145, fixed upstream in 2026). Handing the container the caller and groups on every request keeps
- * each request's authentication its own.
+ * <p>Why not {@code @AutoApplySession}: the session keeps the caller's groups with the time they
+ * were read, so a role taken away is noticed within {@code locks.role.recheck.seconds} (below),
+ * which {@code @AutoApplySession} cannot do. It was first ruled out on Payara 6.2025.10, where two
+ * requests of one session arriving together sometimes saw each other's security state and one was
+ * answered {@code 403} (Payara issue 6145, fixed upstream in 2026). Handing the container the
+ * caller and groups on every request keeps each request's authentication its own.
  *
  * <p>Failed logins are slowed down by {@link LoginThrottle}; a throttled attempt is answered before
  * the password is checked. The groups remembered in the session are read again from the user

@@ -25,6 +25,14 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Cluster implements AutoCloseable {
 
+    /**
+     * Each task a thread of its own: the tasks wait on each other, and on Java 25 (unlike 17) an
+     * async task without an executor goes to the common pool, which has one worker on two cores.
+     */
+    private static final java.util.concurrent.ExecutorService ASYNC =
+            java.util.concurrent.Executors.newCachedThreadPool(
+                    Thread.ofPlatform().daemon().name("async-", 0).factory());
+
     static final int LEASE_SECONDS = 5;
     static final int SWEEP_SECONDS = 1;
     static final int TAB_GRACE_SECONDS = 2;
@@ -82,7 +90,7 @@ final class Cluster implements AutoCloseable {
             List<CompletableFuture<Void>> starting = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 int n = i;
-                starting.add(CompletableFuture.runAsync(() -> cluster.startNode(n)));
+                starting.add(CompletableFuture.runAsync(() -> cluster.startNode(n), ASYNC));
             }
             for (CompletableFuture<Void> s : starting) {
                 s.join();

@@ -771,7 +771,7 @@ public class EditlockIT {
         assertThat(admin.page())
                 .as("the dashboard shows who waits for an answer")
                 .containsPattern(
-                        "data-testid=\"asked-item:7:filters\">Omar \\(until [0-9:]{7,8}\\s?[AP]M\\)");
+                        "data-testid=\"asked-item:7:filters\">Omar \\(until [0-9:]{7,8}\\h?[AP]M\\)");
         HttpResponse<String> again = omar.postJson(requests, "{}");
         assertThat(again.statusCode()).as("one open request per person and record").isEqualTo(409);
         assertThat(json(again.body()).getString("error")).isEqualTo("already-asked");
@@ -1059,7 +1059,7 @@ public class EditlockIT {
                         s ->
                                 assertThat(s)
                                         .matches(
-                                                "Being edited by Sara since \\d{1,2}:\\d\\d [AP]M — free at \\d{1,2}:\\d\\d [AP]M at the"
+                                                "Being edited by Sara since \\d{1,2}:\\d\\d\\h[AP]M — free at \\d{1,2}:\\d\\d\\h[AP]M at the"
                                                         + " latest"));
         assertThat(omar.testId("edit-form")).as("read-only for Omar").isEmpty();
         var denied =

@@ -22,6 +22,14 @@ import java.util.regex.Pattern;
  */
 final class Reliability {
 
+    /**
+     * Each task a thread of its own: the tasks wait on each other, and on Java 25 (unlike 17) an
+     * async task without an executor goes to the common pool, which has one worker on two cores.
+     */
+    private static final java.util.concurrent.ExecutorService ASYNC =
+            java.util.concurrent.Executors.newCachedThreadPool(
+                    Thread.ofPlatform().daemon().name("async-", 0).factory());
+
     private Reliability() {}
 
     // ---- node kill ----
@@ -518,7 +526,8 @@ final class Reliability {
                                     }
                                 }
                                 omar.logout();
-                            }));
+                            },
+                            ASYNC));
         }
         Thread.sleep(during.toMillis());
         running.set(false);

@@ -26,6 +26,14 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 class ReliabilityIT {
 
+    /**
+     * Each task a thread of its own: the tasks wait on each other, and on Java 25 (unlike 17) an
+     * async task without an executor goes to the common pool, which has one worker on two cores.
+     */
+    private static final java.util.concurrent.ExecutorService ASYNC =
+            java.util.concurrent.Executors.newCachedThreadPool(
+                    Thread.ofPlatform().daemon().name("async-", 0).factory());
+
     private static Cluster cluster;
     private static List<String> tortureKeys;
     private static List<String> killKeys;
@@ -157,7 +165,8 @@ class ReliabilityIT {
                                 } catch (Exception e) {
                                     throw new IllegalStateException(e);
                                 }
-                            });
+                            },
+                            ASYNC);
             Reliability.NodeKill k = kill.get();
             if (page != null) {
                 try {
@@ -315,10 +324,10 @@ class ReliabilityIT {
             }
             CompletableFuture<ApiClient.Answer> save =
                     CompletableFuture.supplyAsync(
-                            () -> sara.send("PUT", "api/configurators/" + id, body));
+                            () -> sara.send("PUT", "api/configurators/" + id, body), ASYNC);
             awaitWaiting(2); // the save waits for the version row; its lock row is held FOR SHARE
             CompletableFuture<ApiClient.Answer> logout =
-                    CompletableFuture.supplyAsync(sara::logout);
+                    CompletableFuture.supplyAsync(sara::logout, ASYNC);
             awaitWaiting(3); // the logout's release waits for the save
             assertThat(save.isDone()).isFalse();
             other.commit();

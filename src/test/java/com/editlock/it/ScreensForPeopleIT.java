@@ -307,7 +307,7 @@ public class ScreensForPeopleIT {
         assertThat(Pages.testId(omar, "lock-status"))
                 .startsWith("Being edited by Sara since " + clock(since, "en", "America/New_York"))
                 .as("a 12-hour clock")
-                .containsPattern("\\d:\\d\\d\\s[AP]M");
+                .containsPattern("\\d:\\d\\d\\h[AP]M");
         Pages.login(ada, base, "ada");
         ada.get(base + "configurator.xhtml?view=true&id=4");
         assertThat(Pages.testId(ada, "lock-status"))

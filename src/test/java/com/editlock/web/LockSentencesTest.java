@@ -48,7 +48,8 @@ class LockSentencesTest {
                         "2026-11-29T09:47:00Z",
                         "2026-11-29T10:17:00Z");
         assertThat(sentences.beingEdited(List.of(sara)))
-                .isEqualTo("Being edited by Sara since 4:47 AM — free at 5:17 AM at the latest");
+                .isEqualTo(
+                        "Being edited by Sara since 4:47\u202fAM — free at 5:17\u202fAM at the latest");
     }
 
     @Test
@@ -69,7 +70,7 @@ class LockSentencesTest {
                 lock(LockKey.variables(12), "Sara", "2026-11-29T09:55:00Z", "2026-11-29T10:20:00Z");
         assertThat(sentences.beingEdited(List.of(sara, omar, saraAgain)))
                 .isEqualTo(
-                        "Being edited by Sara, Omar since 4:47 AM — free at 5:30 AM at the latest");
+                        "Being edited by Sara, Omar since 4:47\u202fAM — free at 5:30\u202fAM at the latest");
     }
 
     @Test
@@ -88,9 +89,9 @@ class LockSentencesTest {
                         "2026-11-29T10:30:00Z");
         assertThat(sentences.listState(List.of())).isEqualTo("Free");
         assertThat(sentences.listState(List.of(whole)))
-                .isEqualTo("Being edited by Sara since 4:47 AM");
+                .isEqualTo("Being edited by Sara since 4:47\u202fAM");
         assertThat(sentences.listState(List.of(part)))
-                .isEqualTo("Parts being edited by Omar since 4:50 AM");
+                .isEqualTo("Parts being edited by Omar since 4:50\u202fAM");
     }
 
     @Test
@@ -140,7 +141,7 @@ class LockSentencesTest {
                         Optional.of(omar));
         assertThat(sentences.lost(forced, "Road bike"))
                 .startsWith(
-                        "Ada released your lock: Audit. Omar has been editing it since 4:50 AM.")
+                        "Ada released your lock: Audit. Omar has been editing it since 4:50\u202fAM.")
                 .doesNotContain("configurator:12");
         var none = new LostLock(key, null, null, null, false, Optional.empty());
         assertThat(sentences.refusedSave(none, "Road bike"))

@@ -42,6 +42,14 @@ import org.junit.jupiter.api.Test;
  */
 class LockStoreContractTest {
 
+    /**
+     * Each task a thread of its own: the tasks wait on each other, and on Java 25 (unlike 17) an
+     * async task without an executor goes to the common pool, which has one worker on two cores.
+     */
+    private static final java.util.concurrent.ExecutorService ASYNC =
+            java.util.concurrent.Executors.newCachedThreadPool(
+                    Thread.ofPlatform().daemon().name("async-", 0).factory());
+
     private static final AtomicLong NEXT_AGGREGATE = new AtomicLong(100);
 
     private final LockStore store = LockStore.shared();
@@ -330,7 +338,7 @@ class LockStoreContractTest {
                         + ";\n"
                         + LockStatements.grantAll(1),
                 () -> {
-                    omars.set(CompletableFuture.supplyAsync(() -> write(whole, omar)));
+                    omars.set(CompletableFuture.supplyAsync(() -> write(whole, omar), ASYNC));
                     await().atMost(Duration.ofSeconds(20))
                             .pollInterval(Duration.ofMillis(20))
                             .until(
@@ -478,7 +486,7 @@ class LockStoreContractTest {
         store.beforeNext(
                 GRANT_ONE,
                 () -> {
-                    adas.set(CompletableFuture.supplyAsync(() -> write(whole, ada)));
+                    adas.set(CompletableFuture.supplyAsync(() -> write(whole, ada), ASYNC));
                     awaitSomeoneWaitingForTheAggregate();
                 });
         HandoverRequest answered = answer(asked, sara, true);
@@ -535,7 +543,8 @@ class LockStoreContractTest {
                                                                 locks.release(
                                                                         whole,
                                                                         sara.ownerId(),
-                                                                        null)))
+                                                                        null)),
+                                        ASYNC)
                                 .join());
         assertThatThrownBy(() -> answer(asked, sara, true))
                 .isInstanceOfSatisfying(
@@ -569,7 +578,8 @@ class LockStoreContractTest {
                 LockStatements.HAND_FROM,
                 () -> {
                     second.set(
-                            CompletableFuture.supplyAsync(() -> answer(adasRequest, sara, true)));
+                            CompletableFuture.supplyAsync(
+                                    () -> answer(adasRequest, sara, true), ASYNC));
                     awaitSomeoneWaitingForTheAggregate();
                 });
         answer(omarsRequest, sara, true);
@@ -857,7 +867,7 @@ class LockStoreContractTest {
                 Statement s = release.createStatement()) {
             release.setAutoCommit(false);
             s.execute("select 1 from app_lock where resource_key = '" + frame + "' for update");
-            var round = CompletableFuture.supplyAsync(node::renewNoted);
+            var round = CompletableFuture.supplyAsync(node::renewNoted, ASYNC);
             awaitSomeoneWaitingForARowLock();
             s.execute("delete from app_lock where resource_key = '" + frame + "'");
             release.commit();
@@ -1002,10 +1012,10 @@ class LockStoreContractTest {
 
         var one =
                 CompletableFuture.supplyAsync(
-                        () -> store.asDeclared("sweepExpired", small::sweepExpired));
+                        () -> store.asDeclared("sweepExpired", small::sweepExpired), ASYNC);
         var two =
                 CompletableFuture.supplyAsync(
-                        () -> store.asDeclared("sweepExpired", small::sweepExpired));
+                        () -> store.asDeclared("sweepExpired", small::sweepExpired), ASYNC);
         List<LockKey> swept = new java.util.ArrayList<>(one.get(30, TimeUnit.SECONDS));
         swept.addAll(two.get(30, TimeUnit.SECONDS));
 
@@ -1052,14 +1062,16 @@ class LockStoreContractTest {
                                                     () ->
                                                             saveMayCommit.await(
                                                                     30, TimeUnit.SECONDS));
-                                        }));
+                                        }),
+                        ASYNC);
         assertThat(verified.await(30, TimeUnit.SECONDS)).isTrue();
 
         var force =
                 CompletableFuture.supplyAsync(
                         () ->
                                 store.inTransaction(
-                                        () -> locks.forceRelease(whole, "ada", "needed now")));
+                                        () -> locks.forceRelease(whole, "ada", "needed now")),
+                        ASYNC);
         awaitSomeoneWaitingForARowLock();
         assertThat(force).as("the force release waits for the save").isNotDone();
 
@@ -1218,7 +1230,8 @@ class LockStoreContractTest {
                             + blocker.key()
                             + "' for share");
             var acquisition =
-                    CompletableFuture.supplyAsync(() -> acquire(wanted, LockMode.WRITE, who, null));
+                    CompletableFuture.supplyAsync(
+                            () -> acquire(wanted, LockMode.WRITE, who, null), ASYNC);
             awaitSomeoneWaitingForARowLock();
             lapse(lapsesMeanwhile);
             save.commit();
@@ -1246,12 +1259,12 @@ class LockStoreContractTest {
                     "select 1 from app_lock where resource_key = '"
                             + blocker.key()
                             + "' for share");
-            var acquisition = CompletableFuture.supplyAsync(() -> write(frame, sara));
+            var acquisition = CompletableFuture.supplyAsync(() -> write(frame, sara), ASYNC);
             awaitSomeoneWaitingForARowLock();
             assertThat(store.number(heldByTheWaiter))
                     .as("the advisory lock outlives its statement")
                     .isEqualTo(1);
-            var second = CompletableFuture.supplyAsync(() -> write(wheels, omar));
+            var second = CompletableFuture.supplyAsync(() -> write(wheels, omar), ASYNC);
             await().atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(20))
                     .until(
@@ -1350,11 +1363,13 @@ class LockStoreContractTest {
                                                             heartbeatMayCommit.await(
                                                                     30, TimeUnit.SECONDS));
                                             return n;
-                                        }));
+                                        }),
+                        ASYNC);
         assertThat(renewed.await(30, TimeUnit.SECONDS)).isTrue();
         var tabClosed =
                 CompletableFuture.supplyAsync(
-                        () -> store.inTransaction(() -> locks.releaseView(sara.ownerId(), "tab")));
+                        () -> store.inTransaction(() -> locks.releaseView(sara.ownerId(), "tab")),
+                        ASYNC);
         awaitSomeoneWaitingForARowLock(); // the release waits for the heartbeat's row lock
 
         heartbeatMayCommit.countDown();
@@ -1383,7 +1398,8 @@ class LockStoreContractTest {
             s.execute("select 1 from app_lock where id = " + last + " for update");
             var releaseAll =
                     CompletableFuture.supplyAsync(
-                            () -> store.inTransaction(() -> locks.releaseAll(sara.ownerId())));
+                            () -> store.inTransaction(() -> locks.releaseAll(sara.ownerId())),
+                            ASYNC);
             awaitSomeoneWaitingForARowLock(); // the release holds the first row and waits for the
             // last
             var crossing =
@@ -1394,7 +1410,8 @@ class LockStoreContractTest {
                                                     s.execute(
                                                             "select 1 from app_lock where id = "
                                                                     + first
-                                                                    + " for update")));
+                                                                    + " for update")),
+                            ASYNC);
             crossing.get(
                     30,
                     TimeUnit.SECONDS); // the database broke the deadlock by aborting the release
