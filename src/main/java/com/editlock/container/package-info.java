@@ -21,6 +21,13 @@
  *       CSP gate. Goes with Faces 5, whose {@code ResourceHandler.getCurrentNonce} lets the filter
  *       send Faces' nonce in its own header; then drop the {@code render-kit-factory} line of
  *       {@code faces-config.xml}.
+ *   <li>{@link com.editlock.container.FacesScriptWithoutVersion} — new on 7.2026.11: Mojarra 4.1.18
+ *       puts its implementation version into the address of Faces' own script ({@code
+ *       v=4.1.18.payara-p1}), naming the server product and release in every page; Editlock's
+ *       answers name none (HostileInputIT). On: the start-up log line {@code Faces' script address
+ *       carries no version (FacesScriptWithoutVersion)}; pages load {@code faces.js} without {@code
+ *       v=}. Goes when Mojarra can be told not to (no setting in 4.1.18); then drop the {@code
+ *       resource-handler} line of {@code faces-config.xml}.
  * </ul>
  *
  * <p>Not here because it is an absence, not code: {@code EditlockAuthentication} keeps the caller

@@ -64,6 +64,79 @@ class BootCommandsIT {
         }
     }
 
+    /**
+     * The node the run command starts: the stock Payara Micro 7 jar on the toolchain's JDK (21 or
+     * later), with a log free of SEVERE lines and of deprecation warnings about Editlock's own
+     * descriptors (Payara 7 reports {@code glassfish-web.xml} as deprecated).
+     */
+    @Test
+    void theNodeRunsOnPayaraMicro7AndJava21OrLaterWithACleanLog(@TempDir Path config)
+            throws Exception {
+        copyServerConfig(config);
+        try (com.editlock.launcher.EmbeddedDatabase db =
+                com.editlock.launcher.EmbeddedDatabase.throwAway()) {
+            PayaraNode node =
+                    start(
+                            config,
+                            List.of(
+                                    "-Xmx512m",
+                                    "-Dlocks.db.url=" + db.jdbcUrl(),
+                                    "-Dlocks.db.user=" + db.user(),
+                                    "-Dlocks.db.password=" + db.password(),
+                                    "-Dlocks.demo.data=true"));
+            try {
+                node.awaitServing(Duration.ofMinutes(3));
+                String log = Files.readString(node.log());
+                assertThat(log).containsPattern("Payara Micro 7\\.\\d{4}\\.\\d+ .*ready in");
+                assertThat(log.lines().filter(l -> l.contains(" SEVERE ")))
+                        .as("SEVERE lines")
+                        .isEmpty();
+                assertThat(
+                                log.lines()
+                                        .filter(
+                                                l ->
+                                                        l.toLowerCase(java.util.Locale.ROOT)
+                                                                .contains("deprecat"))
+                                        .filter(
+                                                l ->
+                                                        l.contains("web.xml")
+                                                                || l.contains("editlock")))
+                        .as("deprecation warnings about Editlock's descriptors")
+                        .isEmpty();
+                long feature =
+                        ProcessHandle.allProcesses()
+                                .filter(
+                                        p ->
+                                                p.info()
+                                                        .commandLine()
+                                                        .orElse("")
+                                                        .contains(config.toString()))
+                                .map(p -> p.info().command().orElse(""))
+                                .filter(c -> c.endsWith("java"))
+                                .map(c -> runtimeFeature(Path.of(c)))
+                                .findFirst()
+                                .orElseThrow();
+                assertThat(feature)
+                        .as("the node's Java feature release")
+                        .isGreaterThanOrEqualTo(21);
+            } finally {
+                node.stop();
+            }
+        }
+    }
+
+    /** The feature release of the JDK a {@code bin/java} belongs to, from its release file. */
+    private static long runtimeFeature(Path binJava) {
+        try {
+            String release = Files.readString(binJava.getParent().getParent().resolve("release"));
+            java.util.regex.Matcher version =
+                    java.util.regex.Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(release);
+            return version.find() ? Long.parseLong(version.group(1)) : -1;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static void copyServerConfig(Path to) throws java.io.IOException {
         for (String file : List.of("pre-boot-commands.asadmin", "logging.properties")) {
             Files.copy(SHIPPED.resolve(file), to.resolve(file));
@@ -72,6 +145,10 @@ class BootCommandsIT {
 
     /** A node with no database: what is checked happens before the application deploys. */
     private static PayaraNode start(Path config) throws Exception {
+        return start(config, List.of("-Xmx256m"));
+    }
+
+    private static PayaraNode start(Path config, List<String> jvm) throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -81,7 +158,7 @@ class BootCommandsIT {
                 Path.of(System.getProperty("editlock.war")),
                 config,
                 port,
-                List.of("-Xmx256m"),
+                jvm,
                 config.resolve("node.log"));
     }
 }

@@ -15,7 +15,13 @@ import java.util.regex.Pattern;
 final class NodeHeap {
 
     private static final Pattern PID = Pattern.compile("pid=(\\d+)");
-    private static final Pattern USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
+
+    /**
+     * "heap total 191488K, used 66239K" (Java 17); "heap total reserved 524288K, committed 191488K,
+     * used 66239K" (Java 25).
+     */
+    private static final Pattern USED =
+            Pattern.compile("heap\\s+total (?:reserved \\d+K, committed )?\\d+K, used (\\d+)K");
 
     private final long pid;
 
