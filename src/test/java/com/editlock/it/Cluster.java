@@ -115,15 +115,15 @@ final class Cluster implements AutoCloseable {
         try {
             Path war = Path.of(System.getProperty("editlock.war"));
             PayaraNode node =
-                    PayaraNode.start(
+                    PayaraNode.startServing(
                             Path.of(System.getProperty("payara.microJar")),
                             war,
                             Path.of(System.getProperty("editlock.serverConfig")),
                             ports.get(n),
                             jvm,
-                            war.resolveSibling(name + "-node-" + (n + 1) + ".log"));
+                            war.resolveSibling(name + "-node-" + (n + 1) + ".log"),
+                            Duration.ofMinutes(2));
             nodes.set(n, node);
-            node.awaitServing(Duration.ofMinutes(4));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {

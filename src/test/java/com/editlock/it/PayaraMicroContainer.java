@@ -82,14 +82,14 @@ public final class PayaraMicroContainer
                             + log
                             + ")");
             node =
-                    PayaraNode.start(
+                    PayaraNode.startServing(
                             Path.of(configuration.getMicroJar()),
                             deployed,
                             Path.of(configuration.getServerConfig()),
                             port,
                             jvm,
-                            log);
-            node.awaitServing(Duration.ofSeconds(configuration.getStartupTimeoutInSeconds()));
+                            log,
+                            Duration.ofSeconds(configuration.getStartupTimeoutInSeconds()));
             HTTPContext context = new HTTPContext("localhost", port);
             context.add(new Servlet("ArquillianServletRunnerEE9", "/"));
             ProtocolMetaData metaData = new ProtocolMetaData();
@@ -130,7 +130,7 @@ public final class PayaraMicroContainer
         private String microJar;
         private String serverConfig;
         private String cmdOptions = "";
-        private int startupTimeoutInSeconds = 240;
+        private int startupTimeoutInSeconds = 120;
 
         @Override
         public void validate() {

@@ -21,7 +21,8 @@ import java.util.Optional;
  */
 public final class Launcher {
 
-    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /** For one start of a node (a start that hangs is made once more). */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final List<PayaraNode> nodes = new ArrayList<>();
     private EmbeddedDatabase database;
@@ -75,17 +76,16 @@ public final class Launcher {
                                     count == 1 ? "payara.log" : "payara-" + (i + 1) + ".log");
             System.out.println(
                     "Starting Payara Micro on port " + nodePort + " (server log: " + log + ") …");
-            nodes.add(
-                    PayaraNode.start(
+            PayaraNode node =
+                    PayaraNode.startServing(
                             Path.of(required("payara.microJar")),
                             Path.of(required("editlock.war")),
                             Path.of(required("editlock.serverConfig")),
                             nodePort,
                             jvm,
-                            log));
-        }
-        for (PayaraNode node : nodes) {
-            node.awaitServing(START_TIMEOUT);
+                            log,
+                            START_TIMEOUT);
+            nodes.add(node);
             System.out.println("ready: " + node.url());
         }
         if (demo) {
@@ -183,7 +183,7 @@ public final class Launcher {
         return value;
     }
 
-    static final class LaunchException extends RuntimeException {
+    static class LaunchException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         LaunchException(String message) {
