@@ -43,16 +43,14 @@ public final class LiveBenchmark {
             try {
                 for (int i = 0; i < 2; i++) {
                     nodes.add(
-                            PayaraNode.start(
+                            PayaraNode.startServing(
                                     Path.of(System.getProperty("payara.microJar")),
                                     war,
                                     Path.of(System.getProperty("editlock.serverConfig")),
                                     18_280 + i,
                                     jvm,
-                                    logs.resolve("bench-live-node-" + (i + 1) + ".log")));
-                }
-                for (PayaraNode node : nodes) {
-                    node.awaitServing(Duration.ofMinutes(3));
+                                    logs.resolve("bench-live-node-" + (i + 1) + ".log"),
+                                    Duration.ofMinutes(2)));
                 }
                 System.out.printf(
                         "%nA release reaching %d open read-only pages (%d rounds), %d cores%n%n",
