@@ -6,7 +6,9 @@ import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import org.openqa.selenium.By;
+import org.awaitility.core.ConditionFactory;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 
@@ -50,6 +52,17 @@ final class Pages {
                 }
             }
         }
+    }
+
+    /**
+     * Waits for a page that goes to a new document by itself (a hand-over, "open it when free"):
+     * between the two documents no element is there, which is "not yet", not a failure.
+     */
+    static ConditionFactory whileItNavigates(String alias, Duration atMost) {
+        return await(alias)
+                .atMost(atMost)
+                .ignoreException(NoSuchElementException.class)
+                .ignoreException(StaleElementReferenceException.class);
     }
 
     /** Clicks the element marked {@code data-testid=id}, again if a live update replaced it. */

@@ -320,8 +320,9 @@ public class ScreensInBrowserIT {
         shot(sara, "3-force-released-input-kept");
         assertThat(sara.findElement(By.id("edit:description")).getAttribute("value"))
                 .endsWith("Typed by Sara.");
-        await("Omar asked to edit it when free: his page opens it for editing")
-                .atMost(Duration.ofSeconds(3))
+        Pages.whileItNavigates(
+                        "Omar asked to edit it when free: his page opens it for editing",
+                        Duration.ofSeconds(3))
                 .until(() -> testId(omar, "lock-status").equals("You are editing"));
         omar.findElement(By.cssSelector("[data-testid=done]")).click();
     }
@@ -872,8 +873,8 @@ public class ScreensInBrowserIT {
         try {
             await().atMost(Duration.ofSeconds(5)).until(() -> tries.get() > 5);
             sara.findElement(By.cssSelector("[data-testid=hand-over]")).click();
-            await("Omar's page becomes editable by itself")
-                    .atMost(Duration.ofSeconds(5))
+            Pages.whileItNavigates(
+                            "Omar's page becomes editable by itself", Duration.ofSeconds(5))
                     .until(() -> testId(omar, "lock-status").equals("You are editing"));
             int atHandOver = tries.get();
             await().atMost(Duration.ofSeconds(5)).until(() -> tries.get() > atHandOver + 5);
