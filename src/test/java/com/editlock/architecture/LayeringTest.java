@@ -1,5 +1,6 @@
 package com.editlock.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -65,6 +66,27 @@ class LayeringTest {
                     .mayOnlyBeAccessedByLayers("Entry points", "Services", "Answers", "Lock store")
                     .because("imports run one way, from the entry points down to the platform");
 
+    /**
+     * The layers above consider only the classes inside them: a class in a package of no layer
+     * would escape every rule, so there is none.
+     */
+    static final ArchRule EVERY_CLASS_IN_A_LAYER =
+            classes()
+                    .should()
+                    .resideInAnyPackage(
+                            "com.editlock.web..",
+                            "com.editlock.api..",
+                            "com.editlock.demo..",
+                            "com.editlock.container..",
+                            "com.editlock.configurator..",
+                            "com.editlock.live..",
+                            "com.editlock.security..",
+                            "com.editlock.errors..",
+                            "com.editlock.lock",
+                            "com.editlock.lock.internal..",
+                            "com.editlock.platform..")
+                    .because("a package outside the layers would escape the layering rules");
+
     static final ArchRule NO_CYCLES =
             slices().matching("com.editlock.(**)").should().beFreeOfCycles();
 
@@ -91,6 +113,28 @@ class LayeringTest {
     @Test
     void packagesImportOneWayFromTheEntryPointsDownToThePlatform() {
         LAYERS.check(MAIN);
+    }
+
+    @Test
+    void everyClassLivesInALayer() {
+        EVERY_CLASS_IN_A_LAYER.check(MAIN);
+    }
+
+    @Test
+    void aClassOutsideTheLayersIsCaught() {
+        JavaClasses planted = new ClassFileImporter().importClasses(PlantedContainerImport.class);
+        assertThatThrownBy(() -> EVERY_CLASS_IN_A_LAYER.check(planted))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedContainerImport");
+    }
+
+    @Test
+    void aClassOutsideTheFenceTouchingTheContainerIsCaught() {
+        JavaClasses planted = new ClassFileImporter().importClasses(PlantedContainerImport.class);
+        assertThatThrownBy(() -> PROVIDERS_FENCED.check(planted))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedContainerImport")
+                .hasMessageContaining("org.glassfish.grizzly.planted.RecycledConnection");
     }
 
     @Test

@@ -72,6 +72,7 @@ public final class LockTorture {
         RELEASE_TAB,
         END_SESSION,
         FORCE_RELEASE,
+        FORCE_RELEASE_USER,
         TAKE_OVER,
         TOOK_OVER,
         /** Asked whoever holds a key to hand it over, and answered for them: hand it over. */
@@ -98,6 +99,9 @@ public final class LockTorture {
     static final Duration SWEEP_SLACK = Duration.ofMillis(1_900);
 
     private volatile boolean done;
+
+    /** Set once the sweeper has had its bound after the clients stopped. */
+    private volatile boolean sweeperDone;
 
     private final LockStore store;
     private final Plan plan;
@@ -153,8 +157,18 @@ public final class LockTorture {
                 client.get(plan.maxDuration().toSeconds() + 120, TimeUnit.SECONDS);
             }
             done = true;
-            sweeper.get(60, TimeUnit.SECONDS);
             renewer.get(60, TimeUnit.SECONDS);
+            // The clients are gone and nothing beats any more: the sweeper alone gets one lease and
+            // its bound, after which no lapsed lock may be left (the checker's last rule).
+            long quiet =
+                    System.nanoTime()
+                            + plan.lease().plus(SWEEP_INTERVAL).plus(SWEEP_SLACK).toNanos()
+                            + TimeUnit.MILLISECONDS.toNanos(100);
+            while (System.nanoTime() < quiet && !sweeper.isDone()) {
+                Thread.sleep(20);
+            }
+            sweeperDone = true;
+            sweeper.get(60, TimeUnit.SECONDS);
         } finally {
             pool.shutdownNow();
         }
@@ -187,7 +201,7 @@ public final class LockTorture {
      * sweep now and then).
      */
     private Void sweepEvery(Duration interval, long deadline) throws InterruptedException {
-        while (!done && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(120)) {
+        while (!sweeperDone && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(120)) {
             Instant before = Instant.now();
             try {
                 store.asDeclared("sweepExpired", locks::sweepExpired);
@@ -342,6 +356,14 @@ public final class LockTorture {
                 held.clear();
                 earlier.clear();
                 owner = newOwner();
+            } else if (dice < 675) {
+                count(Op.FORCE_RELEASE_USER); // an admin releases everything this person holds
+                Instant before = Instant.now();
+                List<Lock> gone =
+                        either(
+                                "forceReleaseAllOf",
+                                () -> locks.forceReleaseAllOf(owner.login(), "ada", "torture"));
+                seen.forcedUser(owner.ownerId(), before, Instant.now(), gone);
             } else if (dice < 680) {
                 count(Op.FORCE_RELEASE);
                 LockKey key = anyKey();
@@ -454,6 +476,9 @@ public final class LockTorture {
                 }
             } catch (HandoverRefusedException | LockUnavailableException e) {
                 // nobody held it, it was ours, or its holder's lock ended before the answer
+            } catch (RuntimeException e) { // an error answer: not handed over, judged as refused
+                seen.handedOver(owner.ownerId(), view, key, before, Instant.now(), outcome, lock);
+                throw e;
             }
             seen.handedOver(owner.ownerId(), view, key, before, Instant.now(), outcome, lock);
         }
@@ -491,6 +516,16 @@ public final class LockTorture {
                         Instant.now(),
                         TortureChecker.Outcome.REFUSED,
                         null);
+            } catch (RuntimeException e) { // an error answer: not taken, and judged as refused
+                seen.tookOver(
+                        owner.ownerId(),
+                        view,
+                        key,
+                        before,
+                        Instant.now(),
+                        TortureChecker.Outcome.REFUSED,
+                        null);
+                throw e;
             }
         }
 

@@ -107,7 +107,117 @@ enum PlantedBug {
             "the sweep deletes locks 2 s before they lapse",
             LockStatements.SWEEP_BATCH,
             "expires_at <= statement_timestamp()",
-            "expires_at <= statement_timestamp() + interval '2 seconds'");
+            "expires_at <= statement_timestamp() + interval '2 seconds'"),
+
+    SWEEP_SKIPS_READ_LOCKS(
+            "a ghost for",
+            "the sweep deletes lapsed WRITE locks only",
+            LockStatements.SWEEP_BATCH,
+            "where expires_at <= statement_timestamp()",
+            "where mode = 'WRITE' and expires_at <= statement_timestamp()"),
+
+    CLEAN_UP_NOT_AUDITED(
+            "replaying the history does not give app_lock",
+            "the clean-up before a grant deletes without writing EXPIRED rows",
+            LockStatements.CLEAN_UP_AGGREGATE,
+            "from gone",
+            "from gone where false"),
+
+    RELEASE_FREES_NOTHING(
+            "a release of the key by",
+            "a release deletes nothing and answers \"not held\"",
+            LockStatements.RELEASE,
+            "resource_key = ? and owner_id = ? and",
+            "resource_key = ? and owner_id = ? and false and"),
+
+    TAB_RELEASE_FREES_NOTHING(
+            "a release of its tab by",
+            "closing a tab frees none of its locks",
+            LockStatements.RELEASE_VIEW,
+            "owner_id = ? and owner_view = ?",
+            "owner_id = ? and owner_view = ? and false"),
+
+    SESSION_END_KEEPS_READ_LOCKS(
+            "the end of its session by",
+            "a logout or a session's end keeps the session's READ locks",
+            LockStatements.RELEASE_ALL,
+            "where owner_id = ? order",
+            "where owner_id = ? and mode = 'WRITE' order"),
+
+    SESSION_END_KEEPS_WRITE_LOCKS(
+            "the end of its session by",
+            "a logout or a session's end keeps the session's WRITE locks",
+            LockStatements.RELEASE_ALL,
+            "where owner_id = ? order",
+            "where owner_id = ? and mode = 'READ' order"),
+
+    FORCE_RELEASE_KEEPS_READERS(
+            ForcedRace.SHARED_RECORD_FORCE_RELEASED,
+            "a force release of the key by",
+            "an admin's force release leaves the READ locks on the key",
+            LockStatements.FORCE_RELEASE,
+            "where resource_key = ? order",
+            "where resource_key = ? and mode = 'WRITE' order"),
+
+    FORCE_RELEASE_OF_A_PERSON_KEEPS_READERS(
+            "an admin's release of its person by",
+            "an admin's release of everything a person holds leaves their READ locks",
+            LockStatements.FORCE_RELEASE_USER,
+            "where user_login = ? order",
+            "where user_login = ? and mode = 'WRITE' order"),
+
+    TAKE_OVER_LEAVES_THE_HOLDER(
+            "was refused a take-over of",
+            "a take-over deletes nothing, so the holder's own lock refuses it",
+            LockStatements.TAKE_FROM,
+            "owner_id <> ?",
+            "owner_id <> ? and false"),
+
+    TAKE_OVER_ENDS_THE_TAKERS_OWN(
+            ForcedRace.SHARED_RECORD_TAKEN_OVER,
+            "lies inside no call of a take-over",
+            "a take-over also ends the taker's own lock on the key",
+            LockStatements.TAKE_FROM,
+            "owner_id <> ?",
+            "(owner_id <> ? or true)"),
+
+    HAND_OVER_FREES_NOTHING(
+            ForcedRace.HAND_OVER_AGREED,
+            "and agreed to, left the holder's token",
+            "a hand-over its holder agreed to deletes nothing",
+            LockStatements.HAND_FROM,
+            " and expires_at > statement_timestamp()",
+            " and false"),
+
+    HAND_OVER_IGNORES_THE_TOKEN(
+            ForcedRace.HAND_OVER_AFTER_A_NEW_GRANT,
+            "handed over, but nobody asked for it",
+            "a hand-over takes whatever grant the holder has now, not the one asked for",
+            LockStatements.HAND_FROM,
+            "and fencing_token = ?",
+            "and (fencing_token = ? or true)"),
+
+    LAPSED_ROW_DOES_NOT_BLOCK(
+            ForcedRace.LEASE_LAPSES_BETWEEN_CLEAN_UP_AND_GRANT,
+            "two conflicting locks live at once",
+            "rule 1 reverted: a lapsed row no longer blocks a grant before it is deleted",
+            LockStatements.grantAll(1),
+            "where o.owner_id <> ? and",
+            "where o.expires_at > statement_timestamp() and o.owner_id <> ? and"),
+
+    SAVE_CHECK_WITHOUT_ROW_LOCK(
+            ForcedRace.FORCE_RELEASE_DURING_A_SAVE,
+            "after its lock ended",
+            "the save's fencing check does not lock the row (FOR SHARE dropped)",
+            LockStatements.VERIFY,
+            "for share",
+            "");
+
+    /**
+     * The interleaving that shows the bug, forced step by step; {@code null}: the torture's random
+     * schedule shows it.
+     */
+    final ForcedRace race;
 
     /** A piece of the violation the checker must report for it: the rule that catches this bug. */
     final String caughtBy;
@@ -119,6 +229,16 @@ enum PlantedBug {
     private final String[] changes;
 
     PlantedBug(String caughtBy, String description, String statement, String... changes) {
+        this(null, caughtBy, description, statement, changes);
+    }
+
+    PlantedBug(
+            ForcedRace race,
+            String caughtBy,
+            String description,
+            String statement,
+            String... changes) {
+        this.race = race;
         this.caughtBy = caughtBy;
         this.description = description;
         this.statement = statement;

@@ -90,6 +90,8 @@ public final class TortureChecker {
         RELEASE_VIEW,
         RELEASE_ALL,
         FORCE_RELEASE,
+        /** An admin's force release of everything one person holds (the owner is theirs). */
+        FORCE_RELEASE_USER,
         /** A take-over: ends the holders' locks on its key and grants it to its caller, at once. */
         TAKE_OVER,
         /**
@@ -300,6 +302,29 @@ public final class TortureChecker {
                             null,
                             null,
                             List.of(key),
+                            null,
+                            before,
+                            after,
+                            released == null ? Outcome.UNKNOWN : Outcome.DONE,
+                            List.of(),
+                            released == null
+                                    ? List.of()
+                                    : released.stream().map(Lock::fencingToken).toList(),
+                            -1,
+                            null,
+                            null));
+        }
+
+        /** An admin released everything the person of session {@code owner} held. */
+        public void forcedUser(String owner, Instant before, Instant after, List<Lock> released) {
+            call(
+                    new Call(
+                            Kind.FORCE_RELEASE_USER,
+                            owner,
+                            null,
+                            released == null
+                                    ? List.of()
+                                    : released.stream().map(Lock::key).toList(),
                             null,
                             before,
                             after,
@@ -530,6 +555,9 @@ public final class TortureChecker {
     private final Map<Long, Life> lives = new LinkedHashMap<>();
     private final Map<String, List<Life>> livesByOwner = new HashMap<>();
 
+    /** The HANDOVER_ASKED rows, by key. */
+    private final Map<LockKey, List<Event>> asksByKey = new HashMap<>();
+
     /** A checker of calls: every row must be explained by one. */
     public TortureChecker(
             Observations seen,
@@ -581,6 +609,7 @@ public final class TortureChecker {
         checkCalls();
         checkLegacyObservations();
         checkNoConflicts();
+        checkNoGhostsLeft(c);
         long expired = history.stream().filter(e -> e.type().equals("EXPIRED")).count();
         long saves =
                 seen.calls.stream()
@@ -751,6 +780,7 @@ public final class TortureChecker {
                                 e.token(), e.key());
                     }
                     asked.add(e.token());
+                    asksByKey.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e);
                 }
                 case "HANDOVER_DECLINED", "HANDOVER_TIMED_OUT", "HANDOVER_WITHDRAWN" -> {
                     if (!lives.containsKey(e.token())) {
@@ -904,14 +934,21 @@ public final class TortureChecker {
                     endedBy(
                             life,
                             e,
-                            around(forcesByKey.get(e.key()), e.at()).stream(),
+                            java.util.stream.Stream.concat(
+                                    around(forcesByKey.get(e.key()), e.at()).stream(),
+                                    byOwner(e.owner()).stream()
+                                            .filter(c -> c.kind() == Kind.FORCE_RELEASE_USER)),
                             "an admin's force release of %s",
                             e.key());
             case "TAKEN_OVER" -> {
                 endedBy(
                         life,
                         e,
-                        around(takeOversByKey.get(e.key()), e.at()).stream(),
+                        around(takeOversByKey.get(e.key()), e.at()).stream()
+                                .filter(
+                                        c ->
+                                                c.outcome() != Outcome.REFUSED
+                                                        && !c.owner().equals(e.owner())),
                         "a take-over of %s",
                         e.key());
                 judgeNoGap(e, takeOversByKey, "take-over");
@@ -920,7 +957,8 @@ public final class TortureChecker {
                 endedBy(
                         life,
                         e,
-                        around(handOversByKey.get(e.key()), e.at()).stream(),
+                        around(handOversByKey.get(e.key()), e.at()).stream()
+                                .filter(c -> c.outcome() != Outcome.REFUSED),
                         "a hand-over of %s",
                         e.key());
                 judgeNoGap(e, handOversByKey, "hand-over");
@@ -1238,7 +1276,7 @@ public final class TortureChecker {
                         }
                     }
                 }
-                case FORCE_RELEASE -> {
+                case FORCE_RELEASE, FORCE_RELEASE_USER -> {
                     for (long token : call.tokens()) {
                         Life life = lives.get(token);
                         if (life == null
@@ -1259,6 +1297,226 @@ public final class TortureChecker {
                 case RENEW -> checkRenewal(call);
                 case SAVE -> checkSave(call);
                 default -> {}
+            }
+            checkReach(call);
+        }
+        checkToldWhatEnded();
+    }
+
+    /**
+     * Rule 4 from the calls' side: an end call ends everything in its reach that was there when it
+     * started — a release the owner's lock on the key (in that tab, when it names one), a tab
+     * release the tab's locks, a session end and an admin's release of a person everything they
+     * hold, a force release every lock on the key, a take-over that succeeded the others' locks on
+     * it — whatever it answered ("not held" included). Such a lock may end otherwise meanwhile (a
+     * sweep, an admin); it may not outlive the call. A refused take-over and a hand-over its holder
+     * agreed to that changed nothing must have had a reason.
+     */
+    private void checkReach(Call call) {
+        switch (call.kind()) {
+            case RELEASE ->
+                    mustEnd(
+                            call,
+                            livesByOwner.getOrDefault(call.owner(), List.of()),
+                            l -> l.key.equals(call.keys().get(0)),
+                            call.view(),
+                            "a release of the key");
+            case RELEASE_VIEW ->
+                    mustEnd(
+                            call,
+                            livesByOwner.getOrDefault(call.owner(), List.of()),
+                            l -> true,
+                            call.view(),
+                            "a release of its tab");
+            case RELEASE_ALL ->
+                    mustEnd(
+                            call,
+                            livesByOwner.getOrDefault(call.owner(), List.of()),
+                            l -> true,
+                            null,
+                            "the end of its session");
+            case FORCE_RELEASE_USER ->
+                    mustEnd(
+                            call,
+                            livesByOwner.getOrDefault(call.owner(), List.of()),
+                            l -> true,
+                            null,
+                            "an admin's release of its person");
+            case FORCE_RELEASE ->
+                    mustEnd(
+                            call,
+                            seenDuring(
+                                    aggregateOf.apply(call.keys().get(0)),
+                                    call.before(),
+                                    call.after()),
+                            l -> l.key.equals(call.keys().get(0)),
+                            null,
+                            "a force release of the key");
+            case TAKE_OVER -> {
+                LockKey key = call.keys().get(0);
+                if (call.outcome() == Outcome.DONE) {
+                    mustEnd(
+                            call,
+                            seenDuring(aggregateOf.apply(key), call.before(), call.after()),
+                            l -> l.key.equals(key) && !l.owner.equals(call.owner()),
+                            null,
+                            "a take-over of the key");
+                } else if (call.outcome() == Outcome.REFUSED && !blockedBeyondTheKey(call, null)) {
+                    violation(
+                            "%s was refused a take-over of %s at %s–%s with no lock of another session on"
+                                    + " the whole or a part live then (those on the key are what it takes)",
+                            call.owner(), key, call.before(), call.after());
+                }
+            }
+            case HAND_OVER -> {
+                if (call.outcome() == Outcome.REFUSED) {
+                    checkHandOverChangedNothing(call);
+                }
+            }
+            default -> {}
+        }
+    }
+
+    /**
+     * Each of {@code lives} in the call's reach ({@code inReach}; held by tab {@code view} all
+     * through the call, when one is named) whose grant was there before the call started has ended
+     * by the call's end.
+     */
+    private void mustEnd(
+            Call call,
+            Collection<Life> lives,
+            java.util.function.Predicate<Life> inReach,
+            String view,
+            String what) {
+        for (Life life : lives) {
+            if (!inReach.test(life)
+                    || !grantVisible(life).isBefore(call.before().minus(SLACK))
+                    || !life.to().isAfter(call.after().plus(SLACK))
+                    || !life.to().isAfter(call.before())) {
+                continue;
+            }
+            if (view != null && !view.equals(viewThroughout(life, call.before(), call.after()))) {
+                continue;
+            }
+            violation(
+                    "%s by %s at %s–%s (answered %s) left token %d (%s %s of %s, there since %s) live:"
+                            + " it ended %s",
+                    what,
+                    call.owner() == null ? "an admin" : call.owner(),
+                    call.before(),
+                    call.after(),
+                    call.outcome() == Outcome.DONE && call.kind() == Kind.RELEASE
+                            ? "released"
+                            : call.outcome() == Outcome.REFUSED
+                                    ? "not held"
+                                    : call.outcome() + " " + call.keys(),
+                    life.token,
+                    life.modeAt(call.before()),
+                    life.key,
+                    life.owner,
+                    life.from,
+                    life.end == null ? "never" : life.end.type() + " at " + life.end.at());
+        }
+    }
+
+    /** When every other transaction could see the lock's row: its first grant's commit. */
+    private static Instant grantVisible(Life life) {
+        Stage first = life.stages.get(0);
+        return first.call() == null ? first.event().at() : first.call().after();
+    }
+
+    /**
+     * The tab that held the lock all through the window: none when a grant that may have moved it
+     * to another tab overlaps the window, or a grant's call is unknown.
+     */
+    private static String viewThroughout(Life life, Instant before, Instant after) {
+        String view = null;
+        for (Stage s : life.stages) {
+            String type = s.event().type();
+            if (!type.equals("ACQUIRED") && !type.equals("REACQUIRED")) {
+                continue;
+            }
+            if (s.call() == null) {
+                return null;
+            }
+            if (s.call().after().isBefore(before.minus(SLACK))) {
+                view = s.call().view();
+            } else if (!s.call().before().isAfter(after.plus(SLACK))) {
+                return null;
+            }
+        }
+        return view;
+    }
+
+    /**
+     * Whether a lock of another session than the caller's (and than {@code except}'s token) on the
+     * whole or a part around the call's key, or on the key itself when {@code except} is given, may
+     * have been there during the call: what refuses a take-over or a hand-over.
+     */
+    private boolean blockedBeyondTheKey(Call call, Long except) {
+        LockKey key = call.keys().get(0);
+        return seenDuring(aggregateOf.apply(key), call.before(), call.after()).stream()
+                .anyMatch(
+                        other ->
+                                !other.owner.equals(call.owner())
+                                        && (except == null
+                                                ? !other.key.equals(key)
+                                                : other.token != except)
+                                        && overlapping(other.key, key, other.aggregate));
+    }
+
+    /**
+     * A hand-over asked during the call and agreed to by its holder (the torture always agrees)
+     * that changed nothing: the asked lock stayed live in its lease, with nothing else in the way.
+     */
+    private void checkHandOverChangedNothing(Call call) {
+        LockKey key = call.keys().get(0);
+        for (Event ask : asksByKey.getOrDefault(key, List.of())) {
+            if (!inside(ask.at(), call.before(), call.after())) {
+                continue;
+            }
+            Life asked = lives.get(ask.token());
+            if (asked == null || !asked.to().isAfter(call.after().plus(SLACK))) {
+                continue;
+            }
+            Instant lease = leaseAtLeast(asked, call.after());
+            if (lease == null
+                    || !lease.isAfter(call.after().plus(SLACK))
+                    || blockedBeyondTheKey(call, asked.token)) {
+                continue;
+            }
+            violation(
+                    "a hand-over of %s to %s at %s–%s, asked (row %d) and agreed to, left the holder's token %d"
+                            + " live in its lease (until %s at the earliest) and granted nothing",
+                    key, call.owner(), call.before(), call.after(), ask.id(), asked.token, lease);
+        }
+    }
+
+    /** What a tab release, a session end or an admin's release ended, its caller was told. */
+    private void checkToldWhatEnded() {
+        for (Life life : lives.values()) {
+            Call call = life.endCall;
+            if (call == null || call.outcome() != Outcome.DONE) {
+                continue;
+            }
+            boolean told =
+                    switch (call.kind()) {
+                        case RELEASE_VIEW, RELEASE_ALL -> call.keys().contains(life.key);
+                        case FORCE_RELEASE, FORCE_RELEASE_USER ->
+                                call.tokens().contains(life.token);
+                        default -> true;
+                    };
+            if (!told) {
+                violation(
+                        "token %d of %s ended %s at %s by a %s whose caller was told only %s",
+                        life.token,
+                        life.key,
+                        life.end.type(),
+                        life.end.at(),
+                        call.kind(),
+                        call.kind() == Kind.FORCE_RELEASE || call.kind() == Kind.FORCE_RELEASE_USER
+                                ? call.tokens()
+                                : call.keys());
             }
         }
     }
@@ -1528,6 +1786,36 @@ public final class TortureChecker {
                 violation(
                         "save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)",
                         at, lock.fencingToken(), lock.key(), leaseAtMost(life, at));
+            }
+        }
+    }
+
+    /**
+     * Rule 4 at the end: a lock still there whose lease ran out longer ago than the sweep bound is
+     * a ghost nobody will remove.
+     */
+    private void checkNoGhostsLeft(Connection c) throws SQLException {
+        if (sweepBound == null) {
+            return;
+        }
+        Instant now;
+        try (ResultSet rs = c.createStatement().executeQuery("select clock_timestamp()")) {
+            rs.next();
+            now = rs.getTimestamp(1).toInstant();
+        }
+        for (Life life : lives.values()) {
+            if (life.end == null) {
+                Instant latest = leaseAtMost(life, now);
+                if (latest.plus(sweepBound).isBefore(now)) {
+                    violation(
+                            "token %d of %s lapsed at %s (at the latest) and is still there at %s: a ghost for"
+                                    + " %d ms",
+                            life.token,
+                            life.key,
+                            latest,
+                            now,
+                            Duration.between(latest, now).toMillis());
+                }
             }
         }
     }

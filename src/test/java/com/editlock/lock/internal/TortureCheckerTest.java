@@ -636,4 +636,145 @@ class TortureCheckerTest {
                                                         + key
                                                         + " handed over, but nobody asked"));
     }
+
+    // ---- every end judged: an end call ends everything in its reach ----
+
+    /** Sara's lock ends at last, by her session's end at 1500 ms. */
+    private void sessionEnds(String owner, LockKey on, long token) {
+        row(1505, "SESSION_ENDED", on, LockMode.WRITE, owner, token);
+        seen.ended(TortureChecker.Kind.RELEASE_ALL, owner, null, t(1500), t(1510), List.of(on));
+    }
+
+    @Test
+    void releasesAnsweredNotHeldWhileTheLockWasThere() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.releasedCall(sara, key, "tab-2", t(900), t(910), TortureChecker.Outcome.REFUSED);
+        sessionEnds(sara, key, token);
+        assertThat(violations()).as("another tab's release need not free it").isEmpty();
+
+        seen.releasedCall(sara, key, "tab-1", t(1000), t(1010), TortureChecker.Outcome.REFUSED);
+        assertOnly("a release of the key by " + sara);
+        assertThat(violations()).singleElement().asString().contains("(answered not held)");
+    }
+
+    @Test
+    void tabReleasesThatLeaveTheTabsLockLive() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.ended(TortureChecker.Kind.RELEASE_VIEW, sara, "tab-2", t(900), t(910), List.of());
+        sessionEnds(sara, key, token);
+        assertThat(violations()).isEmpty();
+
+        seen.ended(TortureChecker.Kind.RELEASE_VIEW, sara, "tab-1", t(1000), t(1010), List.of());
+        assertOnly("a release of its tab by " + sara);
+    }
+
+    @Test
+    void sessionEndsThatKeepAReadLock() throws Exception {
+        long whole = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        long reading = granted(sara, variables, LockMode.READ, "tab-2", 200);
+        row(905, "SESSION_ENDED", key, LockMode.WRITE, sara, whole);
+        seen.ended(TortureChecker.Kind.RELEASE_ALL, sara, null, t(900), t(910), List.of(key));
+        row(1505, "FORCE_RELEASED", variables, LockMode.READ, sara, reading);
+        seen.forced(
+                variables,
+                t(1500),
+                t(1510),
+                List.of(lock(variables, LockMode.READ, sara, "tab-2", reading, 205)));
+        assertOnly("the end of its session by " + sara);
+        assertThat(violations()).singleElement().asString().contains("token " + reading);
+    }
+
+    @Test
+    void forceReleasesThatLeaveAReaderOnTheKey() throws Exception {
+        long saras = granted(sara, key, LockMode.READ, "tab-1", 100);
+        long omars = granted(omar, key, LockMode.READ, "tab-9", 200);
+        row(905, "FORCE_RELEASED", key, LockMode.READ, sara, saras);
+        seen.forced(
+                key, t(900), t(910), List.of(lock(key, LockMode.READ, sara, "tab-1", saras, 105)));
+        released(omar, key, "tab-9", omars, 1500);
+        assertOnly("a force release of the key by an admin");
+        assertThat(violations()).singleElement().asString().contains("token " + omars);
+    }
+
+    @Test
+    void releasesOfEverythingAPersonHoldsThatLeaveALock() throws Exception {
+        long whole = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        long reading = granted(sara, variables, LockMode.READ, "tab-2", 200);
+        row(905, "FORCE_RELEASED", key, LockMode.WRITE, sara, whole);
+        seen.forcedUser(
+                sara,
+                t(900),
+                t(910),
+                List.of(lock(key, LockMode.WRITE, sara, "tab-1", whole, 105)));
+        sessionEnds(sara, variables, reading);
+        assertOnly("an admin's release of its person by " + sara);
+    }
+
+    @Test
+    void takeOversRefusedWithOnlyTheKeysHolderInTheWay() throws Exception {
+        long part = granted(sara, variables, LockMode.WRITE, "tab-1", 100);
+        seen.tookOver(omar, "tab-9", key, t(300), t(310), TortureChecker.Outcome.REFUSED, null);
+        released(sara, variables, "tab-1", part, 900);
+        assertThat(violations()).as("a part held by another refuses a take-over").isEmpty();
+
+        long whole = granted(sara, key, LockMode.WRITE, "tab-1", 1000);
+        seen.tookOver(omar, "tab-9", key, t(1100), t(1110), TortureChecker.Outcome.REFUSED, null);
+        released(sara, key, "tab-1", whole, 1900);
+        assertOnly("was refused a take-over of " + key);
+    }
+
+    @Test
+    void takeOversThatEndTheTakersOwnLock() throws Exception {
+        long omars = granted(omar, key, LockMode.READ, "tab-9", 100);
+        row(305, "TAKEN_OVER", key, LockMode.READ, omar, omars);
+        long token = NEXT_TOKEN.incrementAndGet();
+        row(306, "ACQUIRED", key, LockMode.WRITE, omar, token);
+        seen.tookOver(
+                omar,
+                "tab-9",
+                key,
+                t(300),
+                t(310),
+                TortureChecker.Outcome.DONE,
+                lock(key, LockMode.WRITE, omar, "tab-9", token, 306));
+        released(omar, key, "tab-9", token, 900);
+        assertThat(violations())
+                .anySatisfy(v -> assertThat(v).contains("lies inside no call of a take-over"));
+    }
+
+    @Test
+    void handOversAgreedToThatChangedNothing() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(302, "HANDOVER_ASKED", key, LockMode.WRITE, sara, saras);
+        seen.handedOver(omar, "tab-9", key, t(300), t(310), TortureChecker.Outcome.REFUSED, null);
+        released(sara, key, "tab-1", saras, 900);
+        assertOnly("and agreed to, left the holder's token " + saras);
+    }
+
+    @Test
+    void endsTheCallerWasNotToldOf() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(905, "VIEW_CLOSED", key, LockMode.WRITE, sara, token);
+        seen.ended(TortureChecker.Kind.RELEASE_VIEW, sara, "tab-1", t(900), t(910), List.of());
+        assertOnly("by a RELEASE_VIEW whose caller was told only []");
+    }
+
+    @Test
+    void ghostsLeftAtTheEnd() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        store.execute(
+                "insert into app_lock (resource_key, aggregate_key, mode, owner_id, user_login, display_name,"
+                        + " expires_at, fencing_token) values (?, ?, 'WRITE', ?, 'u', 'U', ?, ?)",
+                key.toString(),
+                key.toString(),
+                sara,
+                Timestamp.from(t(1105)),
+                token);
+        try {
+            assertOnly("is still there at");
+            assertThat(violations()).singleElement().asString().contains("a ghost for");
+        } finally {
+            store.execute("delete from app_lock where resource_key = ?", key.toString());
+        }
+    }
 }
