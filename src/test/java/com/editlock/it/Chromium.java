@@ -196,8 +196,14 @@ final class Chromium {
                                             || m.contains(
                                                     "\"Network.webSocketWillSendHandshakeRequest\""))
                     .toList();
-        } catch (RuntimeException e) { // a killed or frozen browser has no log to give
-            return List.of();
+        } catch (RuntimeException e) {
+            if (KILLED.contains(driver)) { // killed on purpose: it has no log to give
+                return List.of();
+            }
+            throw new IllegalStateException(
+                    "could not read the browser's network log, so cannot say that no page opened a"
+                            + " WebSocket",
+                    e);
         }
     }
 

@@ -29,11 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The lock-store torture, over HTTP against a cluster: simulated users, half on each node, acquire
  * (WRITE and READ, whole configurators and their sub-pages), renew, save, release, log out and in
- * again (their sessions end), go quiet until their leases lapse, and an admin force-releases.
- * Afterwards the independent {@link TortureChecker} judges what the clients were told, with the
- * history: no conflicting grants, no save accepted on a dead token, no release without its grant,
- * the history adds up to {@code app_lock}, and no lock outlived its lease by more than the sweep
- * bound. Bounded by operations and by time.
+ * again (their sessions end), go quiet until their leases lapse, and an admin force-releases and
+ * takes over. Every call is written down with its session, tab, window and answer, whatever it
+ * answered (a screen's Done, Save and cut-off tab too: a release of the tab's lock, the cut one
+ * lasting until the layer's bound), and the independent {@link TortureChecker} judges them call by
+ * call against the history, as it judges the store's own torture: every row needs a call of its
+ * session that explains it, every end call ends everything in its reach, expiry is judged early and
+ * late, every refusal needs a reason. A session's owner id is learned from the grants it saw (or,
+ * for one that saw none, from its refusals). Bounded by operations and by time.
  */
 final class ClusterTorture {
 
@@ -93,20 +96,62 @@ final class ClusterTorture {
     private final AtomicLong unexpected = new AtomicLong();
     private final ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Seen> grants = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<Object[]> renewals =
-            new ConcurrentLinkedQueue<>(); // client, gen, before, after
-    private final ConcurrentLinkedQueue<Object[]> releases =
-            new ConcurrentLinkedQueue<>(); // token, before, after
-
-    /** Locks a screen left (Done, Save): the page does not say whether they were still held. */
-    private final ConcurrentLinkedQueue<Object[]> leaves =
-            new ConcurrentLinkedQueue<>(); // token, before, after
-
-    private final ConcurrentLinkedQueue<Object[]> saves =
-            new ConcurrentLinkedQueue<>(); // token, at
     private final ConcurrentLinkedQueue<Cause> causes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Object[]> logouts =
             new ConcurrentLinkedQueue<>(); // client, gen, before, after
+
+    /**
+     * One client call as its client saw it, before its session's owner id is known: the checker
+     * gets it as a {@link TortureChecker.Call} of that owner ({@link #calls}).
+     */
+    private record Pending(
+            String generation,
+            TortureChecker.Kind kind,
+            String view,
+            String key,
+            LockMode mode,
+            Instant before,
+            Instant after,
+            TortureChecker.Outcome outcome,
+            Seen granted,
+            Long token,
+            Instant judgedAt) {}
+
+    /** Every call of every client, whatever it answered: the checker judges them one by one. */
+    private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+
+    /**
+     * An answer that is no success and no refusal: {@code 503} says the store could not be reached
+     * and nothing was changed (the outage); anything else leaves the outcome unknown.
+     */
+    private static TortureChecker.Outcome unknownOr(ApiClient.Answer a) {
+        return a.status() == 503 ? TortureChecker.Outcome.FAILED : TortureChecker.Outcome.UNKNOWN;
+    }
+
+    private void call(
+            int client,
+            int generation,
+            TortureChecker.Kind kind,
+            String view,
+            String key,
+            LockMode mode,
+            Instant before,
+            Instant after,
+            TortureChecker.Outcome outcome) {
+        pending.add(
+                new Pending(
+                        client + "/" + generation,
+                        kind,
+                        view,
+                        key,
+                        mode,
+                        before,
+                        after,
+                        outcome,
+                        null,
+                        null,
+                        null));
+    }
 
     /**
      * Every call that may grant or revive a lock, whatever it answered: client, gen, key (null: a
@@ -130,6 +175,7 @@ final class ClusterTorture {
             mark = rs.getLong(1);
         }
         long start = System.nanoTime();
+        runStart = Instant.now();
         long deadline = start + plan.maxDuration().toNanos();
         ExecutorService pool = Executors.newFixedThreadPool(plan.clients());
         try {
@@ -327,6 +373,82 @@ final class ClusterTorture {
      */
     private final Map<String, String> generationOwners = new ConcurrentHashMap<>();
 
+    /** When the clients started: the nodes' sweep timers run from then on. */
+    private volatile Instant runStart;
+
+    /**
+     * A session that saw no grant of its own is known only by its refusals: the history's owner of
+     * DENIED rows that no known session has is that session whose refused calls, on those keys,
+     * hold every one of them — when exactly one does.
+     */
+    private void learnOwnersFromRefusals(Connection c, long mark) throws Exception {
+        java.util.Set<String> known = new java.util.HashSet<>(generationOwners.values());
+        Map<String, List<Object[]>> denials = new HashMap<>();
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "select owner_id, resource_key, occurred_at from lock_event where id > ?"
+                                + " and event_type = 'DENIED' and resource_key = any(?)")) {
+            ps.setLong(1, mark);
+            ps.setArray(2, c.createArrayOf("text", keys.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (!known.contains(rs.getString(1))) {
+                        denials.computeIfAbsent(rs.getString(1), o -> new ArrayList<>())
+                                .add(
+                                        new Object[] {
+                                            rs.getString(2), rs.getTimestamp(3).toInstant()
+                                        });
+                    }
+                }
+            }
+        }
+        Map<String, List<Pending>> refusedByGeneration = new HashMap<>();
+        for (Pending p : pending) {
+            if (p.kind() == TortureChecker.Kind.ACQUIRE
+                    && p.outcome() == TortureChecker.Outcome.REFUSED
+                    && !generationOwners.containsKey(p.generation())) {
+                refusedByGeneration.computeIfAbsent(p.generation(), g -> new ArrayList<>()).add(p);
+            }
+        }
+        denials.forEach(
+                (owner, rows) -> {
+                    List<String> fits =
+                            refusedByGeneration.entrySet().stream()
+                                    .filter(
+                                            g ->
+                                                    rows.stream()
+                                                            .allMatch(
+                                                                    r ->
+                                                                            g.getValue().stream()
+                                                                                    .anyMatch(
+                                                                                            p ->
+                                                                                                    p.key()
+                                                                                                                    .equals(
+                                                                                                                            r[
+                                                                                                                                    0])
+                                                                                                            && !((Instant)
+                                                                                                                            r[
+                                                                                                                                    1])
+                                                                                                                    .isBefore(
+                                                                                                                            p.before()
+                                                                                                                                    .minusMillis(
+                                                                                                                                            2))
+                                                                                                            && !((Instant)
+                                                                                                                            r[
+                                                                                                                                    1])
+                                                                                                                    .isAfter(
+                                                                                                                            p.after()
+                                                                                                                                    .plusMillis(
+                                                                                                                                            2)))))
+                                    .map(Map.Entry::getKey)
+                                    .toList();
+                    if (fits.size() == 1) {
+                        generationOwners.put(fits.get(0), owner);
+                        refusedByGeneration.remove(fits.get(0));
+                    }
+                });
+    }
+
     private TortureChecker.Report check(Connection c, long mark) throws Exception {
         Map<Long, String> ownerOf = new HashMap<>();
         try (PreparedStatement ps =
@@ -348,8 +470,6 @@ final class ClusterTorture {
                 itemToConfigurator.put(rs.getLong(1), rs.getLong(2));
             }
         }
-        TortureChecker.Observations seen = new TortureChecker.Observations();
-        Map<Long, Lock> lastLock = new HashMap<>();
         java.util.Set<Long> firstSeen = new java.util.HashSet<>();
         List<Seen> ordered = new ArrayList<>(grants);
         ordered.sort(java.util.Comparator.comparing(Seen::received));
@@ -364,65 +484,72 @@ final class ClusterTorture {
                                         + "gives to another owner than its other locks",
                                 g.client(), g.generation(), g.token()));
             }
-            LockKey key = LockKey.parse(g.key());
-            LockKey aggregate =
-                    key.kind() == LockKey.Kind.ITEM_FILTERS
-                            ? LockKey.configurator(itemToConfigurator.get(key.id()))
-                            : LockKey.configurator(key.id());
-            Instant renewedAt = firstSeen.add(g.token()) ? g.acquiredAt() : g.received();
-            Lock lock =
-                    new Lock(
-                            key,
-                            aggregate,
-                            g.mode(),
-                            owner,
-                            null,
-                            "user",
-                            "User",
-                            g.acquiredAt(),
-                            renewedAt,
-                            g.expiresAt(),
-                            g.token());
-            seen.granted(lock);
-            lastLock.put(g.token(), lock);
         }
-        for (Object[] r : renewals) {
-            String owner = generationOwners.get(r[0] + "/" + r[1]);
-            if (owner != null) {
-                seen.renewed(owner, (Instant) r[2], (Instant) r[3], 1);
-            }
-        }
-        for (Object[] r : releases) {
-            seen.released((Long) r[0], (Instant) r[1], (Instant) r[2]);
-        }
-        for (Object[] r : leaves) {
-            seen.left((Long) r[0], (Instant) r[1], (Instant) r[2]);
-        }
-        for (Object[] s : saves) {
-            Lock lock = lastLock.get((Long) s[0]);
-            if (lock != null) {
-                seen.saved(lock, (Instant) s[1]);
-            }
-        }
-        // No sweep runs while the database is down: then the bound is the whole run (the outage
-        // figures say how soon
-        // after the database returned the leases that ran out meanwhile were removed).
-        Duration bound =
-                plan.storeMayFail()
-                        ? plan.maxDuration()
-                        : Duration.ofSeconds(Cluster.SWEEP_SECONDS).plusSeconds(1);
+        learnOwnersFromRefusals(c, mark);
         java.util.function.Function<LockKey, LockKey> aggregateOf =
                 key ->
                         key.kind() == LockKey.Kind.ITEM_FILTERS
                                 ? LockKey.configurator(itemToConfigurator.get(key.id()))
                                 : LockKey.configurator(key.id());
+        // Every call, of its session's owner: the checker judges each row by the call that made it
+        // and each call by the rows it made.
+        TortureChecker.Observations seen = new TortureChecker.Observations();
+        for (Pending p : pending) {
+            String owner =
+                    generationOwners.getOrDefault(
+                            p.generation(), "a session that saw nothing (" + p.generation() + ")");
+            List<LockKey> onKeys = p.key() == null ? List.of() : List.of(LockKey.parse(p.key()));
+            List<Lock> told = List.of();
+            if (p.granted() != null) {
+                Seen g = p.granted();
+                LockKey key = LockKey.parse(g.key());
+                Instant renewedAt = firstSeen.add(g.token()) ? g.acquiredAt() : g.received();
+                Lock lock =
+                        new Lock(
+                                key,
+                                aggregateOf.apply(key),
+                                g.mode(),
+                                owner,
+                                p.view(),
+                                "user",
+                                "User",
+                                g.acquiredAt(),
+                                renewedAt,
+                                g.expiresAt(),
+                                g.token());
+                told = List.of(lock);
+            }
+            seen.call(
+                    new TortureChecker.Call(
+                            p.kind(),
+                            owner,
+                            p.view(),
+                            onKeys,
+                            p.mode(),
+                            p.before(),
+                            p.after(),
+                            p.outcome(),
+                            told,
+                            p.token() == null ? List.of() : List.of(p.token()),
+                            -1,
+                            p.judgedAt(),
+                            null));
+        }
+        // The nodes' sweep timers run every second all through the run and the wait after it.
+        seen.swept(runStart, Instant.now());
+        // No sweep runs while the database is down: then the bound is the whole run (the outage
+        // figures say how soon after the database returned the leases that ran out meanwhile were
+        // removed).
+        Duration bound =
+                plan.storeMayFail()
+                        ? plan.maxDuration()
+                        : Duration.ofSeconds(Cluster.SWEEP_SECONDS).plusSeconds(1);
         return new TortureChecker(
                         seen,
                         keys.stream().map(LockKey::parse).toList(),
                         aggregateOf,
                         Duration.ofSeconds(Cluster.LEASE_SECONDS),
-                        mark,
-                        false)
+                        mark)
                 .expiresWithin(bound)
                 .check(c);
     }
@@ -596,8 +723,25 @@ final class ClusterTorture {
         private void logout() {
             Instant before = Instant.now();
             ApiClient.Answer a = api.logout();
+            Instant after = Instant.now();
+            // A session that ends while the database is unreachable cannot release its locks: they
+            // end with their leases (docs/reliability.md), which the sweep bound judges.
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.RELEASE_ALL,
+                    null,
+                    null,
+                    null,
+                    before,
+                    after,
+                    plan.storeMayFail() && duringOutage(a)
+                            ? TortureChecker.Outcome.FAILED
+                            : unknownOr(a));
             if (a.status() == 204) {
-                logouts.add(new Object[] {index, generation, before, Instant.now()});
+                logouts.add(new Object[] {index, generation, before, after});
+            } else {
+                unexpected("logout", a);
             }
         }
 
@@ -643,7 +787,11 @@ final class ClusterTorture {
                 // revive one; that is fine)
                 heartbeat();
             } else if (index == 0) {
-                forceRelease();
+                if (random.nextBoolean()) {
+                    forceRelease();
+                } else {
+                    takeOver();
+                }
             } else {
                 heartbeat();
             }
@@ -656,12 +804,14 @@ final class ClusterTorture {
             ApiClient.Answer a = api.acquire(key, mode);
             Instant received = Instant.now();
             grantingCalls.add(new GrantCalls.Call(index + "/" + generation, key, sent, received));
+            Seen seen = null;
+            TortureChecker.Outcome outcome = unknownOr(a);
             if (a.status() == 201) {
                 count("acquired");
                 JsonObject lock = a.json();
                 long token = lock.getJsonNumber("token").longValue();
                 LockMode granted = LockMode.valueOf(lock.getString("mode"));
-                grants.add(
+                seen =
                         new Seen(
                                 index,
                                 generation,
@@ -670,13 +820,29 @@ final class ClusterTorture {
                                 Instant.parse(lock.getString("acquiredAt")),
                                 Instant.parse(lock.getString("expiresAt")),
                                 token,
-                                received));
+                                received);
+                grants.add(seen);
                 held.put(key, new Object[] {token, granted});
+                outcome = TortureChecker.Outcome.DONE;
             } else if (a.status() == 409) {
                 count("refused");
+                outcome = TortureChecker.Outcome.REFUSED;
             } else {
                 unexpected("acquire " + key, a);
             }
+            pending.add(
+                    new Pending(
+                            index + "/" + generation,
+                            TortureChecker.Kind.ACQUIRE,
+                            null,
+                            key,
+                            LockMode.valueOf(mode),
+                            sent,
+                            received,
+                            outcome,
+                            seen,
+                            null,
+                            null));
         }
 
         private void release() {
@@ -689,13 +855,25 @@ final class ClusterTorture {
             Instant before = Instant.now();
             ApiClient.Answer a = api.release(key);
             Instant after = Instant.now();
-            Object[] h = held.remove(key);
-            if (a.status() == 204) {
+            held.remove(key);
+            boolean released = a.status() == 204;
+            boolean notHeld =
+                    a.status() == 404 || a.status() == 403 || (index == 0 && a.status() == 400);
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.RELEASE,
+                    null,
+                    key,
+                    null,
+                    before,
+                    after,
+                    released
+                            ? TortureChecker.Outcome.DONE
+                            : notHeld ? TortureChecker.Outcome.REFUSED : unknownOr(a));
+            if (released) {
                 count("released");
-                releases.add(new Object[] {(Long) h[0], before, after});
-            } else if (a.status() == 404
-                    || a.status() == 403
-                    || (index == 0 && a.status() == 400)) {
+            } else if (notHeld) {
                 // lapsed and swept, or force-released, and perhaps taken by another (whom the admin
                 // would need a
                 // reason to release)
@@ -727,9 +905,30 @@ final class ClusterTorture {
             }
             Instant at = Instant.now();
             ApiClient.Answer a = api.send("PUT", path, current.body());
-            if (a.status() == 200) {
+            Instant after = Instant.now();
+            long token = (Long) held.get(key)[0];
+            // Judged at the call's start at the earliest: a token accepted then was live then (a
+            // token never lives again once ended, and the client held it before the call).
+            boolean saved = a.status() == 200;
+            pending.add(
+                    new Pending(
+                            index + "/" + generation,
+                            TortureChecker.Kind.SAVE,
+                            null,
+                            key,
+                            null,
+                            at,
+                            after,
+                            saved
+                                    ? TortureChecker.Outcome.DONE
+                                    : a.status() == 409
+                                            ? TortureChecker.Outcome.REFUSED
+                                            : unknownOr(a),
+                            null,
+                            token,
+                            saved ? at : null));
+            if (saved) {
                 count("saved");
-                saves.add(new Object[] {(Long) held.get(key)[0], at});
             } else if (a.status() == 409) {
                 count("save refused");
                 held.remove(key);
@@ -745,9 +944,18 @@ final class ClusterTorture {
             Instant renewedBy = after.plus(RENEWAL_ROUND);
             grantingCalls.add(
                     new GrantCalls.Call(index + "/" + generation, null, before, renewedBy));
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.RENEW,
+                    null,
+                    null,
+                    null,
+                    before,
+                    renewedBy,
+                    a.status() == 204 ? TortureChecker.Outcome.DONE : unknownOr(a));
             if (a.status() == 204) {
                 count("heartbeat");
-                renewals.add(new Object[] {index, generation, before, renewedBy});
                 lastBeat = after;
             } else {
                 unexpected("heartbeat", a);
@@ -760,6 +968,7 @@ final class ClusterTorture {
                 release();
                 return;
             }
+            Instant before = Instant.now();
             ApiClient.Answer a =
                     api.send(
                             "DELETE",
@@ -769,6 +978,17 @@ final class ClusterTorture {
                                     + URLEncoder.encode(
                                             "reliability torture", StandardCharsets.UTF_8),
                             null);
+            // 204: done, without saying which locks (judged by the history); 404: nobody held it.
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.FORCE_RELEASE,
+                    null,
+                    key,
+                    null,
+                    before,
+                    Instant.now(),
+                    a.status() == 404 ? TortureChecker.Outcome.REFUSED : unknownOr(a));
             if (a.status() == 204) {
                 count("force-released");
             } else if (a.status() == 404) {
@@ -776,6 +996,57 @@ final class ClusterTorture {
             } else {
                 unexpected("force release " + key, a);
             }
+        }
+
+        /** The admin takes a key from whoever holds it, with a reason. */
+        private void takeOver() {
+            String key = keys.get(random.nextInt(keys.size()));
+            Instant before = Instant.now();
+            ApiClient.Answer a =
+                    api.send(
+                            "POST",
+                            "api/locks/" + key + "/take-over",
+                            "{\"reason\":\"reliability torture\"}");
+            Instant after = Instant.now();
+            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, key, before, after));
+            Seen seen = null;
+            TortureChecker.Outcome outcome = unknownOr(a);
+            if (a.status() == 200) {
+                count("taken over");
+                JsonObject lock = a.json();
+                long token = lock.getJsonNumber("token").longValue();
+                seen =
+                        new Seen(
+                                index,
+                                generation,
+                                key,
+                                LockMode.valueOf(lock.getString("mode")),
+                                Instant.parse(lock.getString("acquiredAt")),
+                                Instant.parse(lock.getString("expiresAt")),
+                                token,
+                                after);
+                grants.add(seen);
+                held.put(key, new Object[] {token, LockMode.WRITE});
+                outcome = TortureChecker.Outcome.DONE;
+            } else if (a.status() == 409) {
+                count("take-over refused");
+                outcome = TortureChecker.Outcome.REFUSED;
+            } else {
+                unexpected("take over " + key, a);
+            }
+            pending.add(
+                    new Pending(
+                            index + "/" + generation,
+                            TortureChecker.Kind.TAKE_OVER,
+                            null,
+                            key,
+                            LockMode.WRITE,
+                            before,
+                            after,
+                            outcome,
+                            seen,
+                            null,
+                            null));
         }
 
         // ---- screens ----
@@ -815,8 +1086,19 @@ final class ClusterTorture {
             }
             Instant before = Instant.now();
             int status = browser.post("api/logout").statusCode();
+            Instant after = Instant.now();
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.RELEASE_ALL,
+                    null,
+                    null,
+                    null,
+                    before,
+                    after,
+                    TortureChecker.Outcome.UNKNOWN);
             if (status == 204) {
-                logouts.add(new Object[] {index, generation, before, Instant.now()});
+                logouts.add(new Object[] {index, generation, before, after});
             } else {
                 unexpected("screen logout", new ApiClient.Answer(status, browser.page(), null, 0));
             }
@@ -859,6 +1141,16 @@ final class ClusterTorture {
             }
         }
 
+        /** The record a page edits: {@code configurator.xhtml?id=3} → {@code configurator:3}. */
+        private String keyOf(String page) {
+            String id = page.substring(page.indexOf("id=") + 3);
+            return page.startsWith("filters")
+                    ? "item:" + id + ":filters"
+                    : page.startsWith("variables")
+                            ? "configurator:" + id + ":variables"
+                            : "configurator:" + id;
+        }
+
         /**
          * Opens the page of a random key (a whole configurator, its variables or an item's filters)
          * in a new tab.
@@ -874,15 +1166,49 @@ final class ClusterTorture {
                                     : "configurator.xhtml?id=" + parts[1];
             Instant sent = Instant.now();
             var r = browser.get(page);
-            grantingCalls.add(
-                    new GrantCalls.Call(index + "/" + generation, key, sent, Instant.now()));
+            Instant answered = Instant.now();
+            grantingCalls.add(new GrantCalls.Call(index + "/" + generation, key, sent, answered));
             String html = browser.page();
             var view =
                     java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
             if (r.statusCode() != 200 || browser.liveAddress().isEmpty() || !view.find()) {
                 unexpected("open " + page, new ApiClient.Answer(r.statusCode(), html, null, 0));
+                call(
+                        index,
+                        generation,
+                        TortureChecker.Kind.ACQUIRE,
+                        null,
+                        key,
+                        LockMode.WRITE,
+                        sent,
+                        answered,
+                        TortureChecker.Outcome.UNKNOWN);
                 return;
             }
+            String tabView = view.group(1);
+            boolean editing = html.contains("data-editing=\"true\"");
+            Seen[] grantedToPage = new Seen[1];
+            // The page's acquire, recorded once its answer is known (below): editing with the lock
+            // it was given, or read-only (refused).
+            Runnable recordOpen =
+                    () ->
+                            pending.add(
+                                    new Pending(
+                                            index + "/" + generation,
+                                            TortureChecker.Kind.ACQUIRE,
+                                            tabView,
+                                            key,
+                                            LockMode.WRITE,
+                                            sent,
+                                            answered,
+                                            !editing
+                                                    ? TortureChecker.Outcome.REFUSED
+                                                    : grantedToPage[0] == null
+                                                            ? TortureChecker.Outcome.UNKNOWN
+                                                            : TortureChecker.Outcome.DONE,
+                                            grantedToPage[0],
+                                            null,
+                                            null));
             Instant received = Instant.now();
             PageStream connected;
             try {
@@ -894,6 +1220,7 @@ final class ClusterTorture {
                 unexpected(
                         "open the stream of " + page,
                         new ApiClient.Answer(0, e.toString(), null, 0));
+                recordOpen.run();
                 return;
             }
             if (connected.status() != 200) {
@@ -901,6 +1228,7 @@ final class ClusterTorture {
                         "open the stream of " + page,
                         new ApiClient.Answer(connected.status(), "", null, 0));
                 connected.close();
+                recordOpen.run();
                 return;
             }
             Tab opened = new Tab(page, view.group(1), connected);
@@ -921,7 +1249,7 @@ final class ClusterTorture {
                     count("screen lock gone at once");
                 } else {
                     opened.token = lock.getJsonNumber("token").longValue();
-                    grants.add(
+                    grantedToPage[0] =
                             new Seen(
                                     index,
                                     generation,
@@ -930,13 +1258,15 @@ final class ClusterTorture {
                                     Instant.parse(lock.getString("acquiredAt")),
                                     Instant.parse(lock.getString("expiresAt")),
                                     opened.token,
-                                    received));
+                                    received);
+                    grants.add(grantedToPage[0]);
                     lastBeat = received;
                     count("screen editing");
                 }
             } else {
                 count("screen read-only");
             }
+            recordOpen.run();
             tab = opened;
         }
 
@@ -947,9 +1277,18 @@ final class ClusterTorture {
             Instant renewedBy = after.plus(RENEWAL_ROUND);
             grantingCalls.add(
                     new GrantCalls.Call(index + "/" + generation, null, before, renewedBy));
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.RENEW,
+                    tab.view,
+                    null,
+                    null,
+                    before,
+                    renewedBy,
+                    status == 204 ? TortureChecker.Outcome.DONE : TortureChecker.Outcome.UNKNOWN);
             if (status == 204) {
                 count("screen heartbeat");
-                renewals.add(new Object[] {index, generation, before, renewedBy});
                 lastBeat = after;
             } else {
                 unexpected("tab heartbeat", new ApiClient.Answer(status, browser.page(), null, 0));
@@ -968,13 +1307,42 @@ final class ClusterTorture {
             browser.submit("edit", fields, "edit:save");
             Instant after = Instant.now();
             String html = browser.page();
-            if (html.contains("Saved \u201c")) {
+            String key = keyOf(tab.page);
+            boolean saved = html.contains("Saved \u201c");
+            boolean refused = html.contains("What you typed is still in the form");
+            if (tab.token != null) {
+                pending.add(
+                        new Pending(
+                                index + "/" + generation,
+                                TortureChecker.Kind.SAVE,
+                                tab.view,
+                                key,
+                                null,
+                                before,
+                                after,
+                                saved
+                                        ? TortureChecker.Outcome.DONE
+                                        : refused
+                                                ? TortureChecker.Outcome.REFUSED
+                                                : TortureChecker.Outcome.UNKNOWN,
+                                null,
+                                tab.token,
+                                saved ? before : null));
+            }
+            if (saved) { // Save also ends the tab's lock: the page says the same if it had ended
+                call(
+                        index,
+                        generation,
+                        TortureChecker.Kind.RELEASE,
+                        tab.view,
+                        key,
+                        null,
+                        before,
+                        after,
+                        TortureChecker.Outcome.UNKNOWN);
+            }
+            if (saved) {
                 count("screen saved");
-                saves.add(new Object[] {tab.token, before});
-                leaves.add(
-                        new Object[] {
-                            tab.token, before, after
-                        }); // the page says the same if it ended before
                 tab.token = null; // the page went to the list; the tab leaves the stream
                 tab.closeStream();
                 tab = null;
@@ -995,13 +1363,19 @@ final class ClusterTorture {
             Instant before = Instant.now();
             browser.submit("edit", Map.of(), "edit:done");
             Instant after = Instant.now();
+            // Done ends what the tab holds on its record; the page says the same if it had ended.
+            call(
+                    index,
+                    generation,
+                    TortureChecker.Kind.RELEASE,
+                    tab.view,
+                    keyOf(tab.page),
+                    null,
+                    before,
+                    after,
+                    TortureChecker.Outcome.UNKNOWN);
             if (browser.page().contains("You are no longer editing")) {
                 count("screen done");
-                if (tab.token
-                        != null) { // "no longer editing" also when an admin or the lease ended it a
-                    // moment before
-                    leaves.add(new Object[] {tab.token, before, after});
-                }
             } else {
                 unexpected("screen done", new ApiClient.Answer(200, browser.page(), null, 0));
             }
@@ -1017,6 +1391,18 @@ final class ClusterTorture {
             Instant before = Instant.now();
             if (cutOff) {
                 tab.closeStream();
+                // The node notices and, after the grace, releases the tab's locks: a release of
+                // the tab from the cut until the layer's bound.
+                call(
+                        index,
+                        generation,
+                        TortureChecker.Kind.RELEASE_VIEW,
+                        tab.view,
+                        null,
+                        null,
+                        before,
+                        before.plus(TAB_BOUND),
+                        TortureChecker.Outcome.UNKNOWN);
                 count("tab cut off");
                 if (tab.token != null) {
                     causes.add(new Cause("was cut off", tab.token, before, before));
@@ -1025,6 +1411,16 @@ final class ClusterTorture {
                 int status = browser.post("tab-left?view=" + tab.view).statusCode();
                 Instant after = Instant.now();
                 tab.closeStream();
+                call(
+                        index,
+                        generation,
+                        TortureChecker.Kind.RELEASE_VIEW,
+                        tab.view,
+                        null,
+                        null,
+                        before,
+                        after,
+                        TortureChecker.Outcome.UNKNOWN);
                 if (status != 204) {
                     unexpected("tab left", new ApiClient.Answer(status, browser.page(), null, 0));
                 }

@@ -1006,9 +1006,11 @@ public class EditlockIT {
                         omar.postJson("api/locks", "{\"resource\":\"configurator:4:variables\"}")
                                 .statusCode())
                 .isEqualTo(201);
+        java.time.Instant omarsLastRequest = java.time.Instant.now();
         Browser sara = new Browser(uri());
         sara.login("sara", "demo");
         sara.get("filters.xhtml?id=9");
+        java.time.Instant sarasLastRequest = java.time.Instant.now();
         assertThat(sara.testId("lock-status")).contains("You are editing");
 
         // Both walk away: no request, no heartbeat. Their leases are pushed past the session's
@@ -1030,6 +1032,17 @@ public class EditlockIT {
                     jsonArray(ada.get("api/locks/events?resource=" + resource + "&limit=1").body())
                             .getJsonObject(0);
             assertThat(ended.getString("type")).as(resource).isEqualTo("SESSION_ENDED");
+            // README: within timeout + 6 s of the session's last request (the container looks for
+            // timed-out sessions every 5 s, and a second for the release).
+            java.time.Instant last =
+                    resource.startsWith("item") ? sarasLastRequest : omarsLastRequest;
+            assertThat(java.time.Instant.parse(ended.getString("at")))
+                    .as("%s ended within timeout + 6 s of its session's last request", resource)
+                    .isBefore(
+                            last.plusSeconds(
+                                    TestSettings.SESSION_TIMEOUT_SECONDS
+                                            + TestSettings.REAP_SECONDS
+                                            + 1));
         }
     }
 

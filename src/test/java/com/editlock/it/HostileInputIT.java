@@ -1482,24 +1482,27 @@ public class HostileInputIT {
                 new java.util.concurrent.atomic.AtomicBoolean(true);
         java.util.concurrent.atomic.AtomicInteger refused =
                 new java.util.concurrent.atomic.AtomicInteger();
+        // What went wrong in the guesser's thread fails the test after the join.
+        java.util.concurrent.atomic.AtomicReference<Throwable> guesserFailed =
+                new java.util.concurrent.atomic.AtomicReference<>();
         Thread attacker =
                 new Thread(
                         () -> {
-                            while (guessing.get()) {
-                                try {
+                            try {
+                                while (guessing.get()) {
                                     int status = fromTheGuesser(at, "guess").status();
-                                    assertThat(status).isIn(401, 429);
+                                    assertThat(status).as("a wrong guess").isIn(401, 429);
                                     refused.incrementAndGet();
-                                } catch (java.io.IOException e) {
-                                    throw new IllegalStateException(e);
                                 }
+                            } catch (Throwable e) {
+                                guesserFailed.set(e);
                             }
                         });
         attacker.start();
         try {
             await("the guesser is being slowed")
                     .atMost(Duration.ofSeconds(30))
-                    .until(() -> refused.get() > 20);
+                    .until(() -> guesserFailed.get() != null || refused.get() > 20);
             for (int i = 0; i < 5; i++) {
                 long start = System.nanoTime();
                 LoopbackHttp.Answer sara =
@@ -1524,6 +1527,10 @@ public class HostileInputIT {
         } finally {
             guessing.set(false);
             attacker.join(60_000);
+        }
+        assertThat(attacker.isAlive()).as("the guesser stopped").isFalse();
+        if (guesserFailed.get() != null) {
+            throw new AssertionError("the guesser's thread failed", guesserFailed.get());
         }
         // Right after one of its guesses was checked and failed, the guesser's machine must wait
         // (at least a second, doubling): the right password from there is refused unchecked. (Not
@@ -1738,14 +1745,54 @@ public class HostileInputIT {
         return new Session(cookie);
     }
 
+    /**
+     * The catalogue's sessions beat (which also keeps them from timing out: 10 s in the tests), and
+     * the node's next renewal round has renewed Sara's and Omar's locks with those beats: no beat
+     * waits for a round any more, so no lease moves while a case runs and the state compared
+     * includes the leases.
+     */
     private void heartbeats() {
         sessions();
-        for (Session s :
-                List.of(
-                        sara, omar,
-                        ada)) { // also keeps the sessions from timing out (10 s in the tests)
+        java.sql.Timestamp beaten = databaseNow();
+        for (Session s : List.of(sara, omar, ada)) {
             assertThat(send(s, "POST", "api/locks/heartbeat", Map.of(), null).statusCode())
                     .isEqualTo(204);
+        }
+        await("the node's renewal round has renewed the catalogue's locks")
+                .atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                count(
+                                                "select count(*) from app_lock where renewed_at < ? and"
+                                                        + " ((resource_key = 'configurator:1' and user_login = 'sara')"
+                                                        + " or (resource_key = 'configurator:2' and user_login = 'omar'))",
+                                                beaten)
+                                        == 0);
+    }
+
+    private static java.sql.Timestamp databaseNow() {
+        try (Connection c = TestDatabase.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("select clock_timestamp()")) {
+            rs.next();
+            return rs.getTimestamp(1);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long count(String sql, Object... params) {
+        try (Connection c = TestDatabase.connect();
+                java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -1781,13 +1828,12 @@ public class HostileInputIT {
     }
 
     /**
-     * Every lock row without its lease: the catalogue's own heartbeats (before each case) are
-     * renewed by the node's next round, up to a second later, so the lease may move during a case;
-     * who holds what, since when, in which tab and with which token may not.
+     * Every lock row, its lease included: {@link #heartbeats} waits for the round that renews the
+     * catalogue's beats, so a lease that moves during a case was moved by the case.
      */
     private static final String LOCK_ROWS =
             "(select id, resource_key, aggregate_key, mode, owner_id, owner_view, user_login,"
-                    + " display_name, acquired_at, fencing_token from app_lock)";
+                    + " display_name, acquired_at, renewed_at, expires_at, fencing_token from app_lock)";
 
     /**
      * What must not change: every lock row, the configurator tables, the users, and the history

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 import java.net.URL;
 import java.time.Duration;
 import java.util.List;
-import org.openqa.selenium.By;
 import org.awaitility.core.ConditionFactory;
+import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -77,16 +77,24 @@ final class Pages {
                         });
     }
 
-    /** Records what the page's live regions say from now on (as a screen reader would hear it). */
+    /**
+     * Records what the page's two announcers say from now on, each line prefixed by how a screen
+     * reader treats the region — read from its {@code aria-live} (or its role: {@code alert} is
+     * assertive, {@code status} polite), never assumed from its id: an announcer that lost its
+     * attributes is heard as "off" and fails the test that expects it.
+     */
     static void recordAnnouncements(WebDriver browser) {
         ((JavascriptExecutor) browser)
                 .executeScript(
                         """
                         window.announced = [];
-                        [['announce', 'polite'], ['announce-urgent', 'assertive']].forEach(function (r) {
-                            var region = document.getElementById(r[0]);
+                        ['announce', 'announce-urgent'].forEach(function (id) {
+                            var region = document.getElementById(id);
+                            var role = region.getAttribute('role');
+                            var live = region.getAttribute('aria-live')
+                                || (role === 'alert' ? 'assertive' : role === 'status' ? 'polite' : 'off');
                             new MutationObserver(function () {
-                                window.announced.push(r[1] + ': ' + region.textContent);
+                                window.announced.push(live + ': ' + region.textContent);
                             }).observe(region, {childList: true, characterData: true, subtree: true});
                         });""");
     }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -85,6 +86,9 @@ class ReliabilityIT {
                 .as("every answer was one the API and the screens promise")
                 .isEmpty();
         assertThat(r.violations()).isEmpty();
+        assertThat(r.report().rowsMatched())
+                .as("every row of the history matched to the call that made it")
+                .isEqualTo(r.report().events());
         assertThat(r.counts())
                 .containsKeys(
                         "acquired",
@@ -526,6 +530,63 @@ class ReliabilityIT {
                     .atMost(Duration.ofSeconds(5))
                     .until(() -> !viewers(omar).contains("Sara"));
         } finally {
+            Chromium.quit(sara);
+            Chromium.quit(omar);
+        }
+    }
+
+    /**
+     * A frozen browser ({@code SIGSTOP}: its connections stay open, so no close ever reaches the
+     * server, and its heartbeats stop) loses its lock to the lease: ended {@code EXPIRED} within
+     * lease + sweep + 1 s of the freeze, and Omar's page on the other node offers editing. Here,
+     * where sessions outlive lease + sweep (10 minutes), it is the lease that ends it, not the
+     * session.
+     */
+    @Test
+    void aFrozenBrowsersLockEndsByItsLeaseWithinLeaseAndSweepAndOneSecond() throws Exception {
+        Chromium.require();
+        String key = cluster.addConfigurators(1).get(0);
+        String id = key.split(":")[1];
+        ChromeDriver sara = Chromium.start();
+        ChromeDriver omar = Chromium.start();
+        try {
+            login(sara, cluster.uri(0), "sara");
+            sara.get(cluster.uri(0) + "configurator.xhtml?id=" + id);
+            assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+            login(omar, cluster.uri(1), "omar");
+            omar.get(cluster.uri(1) + "configurator.xhtml?id=" + id);
+            assertThat(Pages.testId(omar, "lock-status")).startsWith("Being edited by Sara");
+
+            Instant frozenAt = Instant.now();
+            Chromium.signal(sara, "STOP");
+            Duration bound = Duration.ofSeconds(Cluster.LEASE_SECONDS + Cluster.SWEEP_SECONDS + 1);
+            await("Omar's open page on the other node offers editing")
+                    .atMost(bound.plusSeconds(1))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () ->
+                                    !omar.findElements(By.cssSelector("[data-testid=edit-now]"))
+                                            .isEmpty());
+            System.out.printf(
+                    "Browser frozen -> Omar's page offers editing after %d ms%n",
+                    Duration.between(frozenAt, Instant.now()).toMillis());
+            try (var c = cluster.connect();
+                    var ps =
+                            c.prepareStatement(
+                                    "select event_type, occurred_at from lock_event where resource_key = ?"
+                                            + " and event_type not in ('ACQUIRED', 'REACQUIRED', 'DENIED')"
+                                            + " order by id desc limit 1")) {
+                ps.setString(1, key);
+                try (var rs = ps.executeQuery()) {
+                    assertThat(rs.next()).as("the frozen browser's lock ended").isTrue();
+                    assertThat(rs.getString(1)).as("ended by its lease").isEqualTo("EXPIRED");
+                    assertThat(rs.getTimestamp(2).toInstant())
+                            .as("within lease + sweep + 1 s of the freeze")
+                            .isBefore(frozenAt.plus(bound));
+                }
+            }
+        } finally {
+            Chromium.signal(sara, "CONT");
             Chromium.quit(sara);
             Chromium.quit(omar);
         }

@@ -183,7 +183,7 @@ public final class ReliabilityRun {
                             + Cluster.LEASE_SECONDS
                             + " s + sweep "
                             + Cluster.SWEEP_SECONDS
-                            + " s)");
+                            + " s + 1 s, as enforced)");
             row(
                     "node kill: the other node's answers",
                     k.survivorRequests() + " requests, " + k.survivorFailures() + " failed");

@@ -110,7 +110,12 @@ public final class TortureChecker {
         /** Refused (a conflict; a save's lock not held). */
         REFUSED,
         /** No answer: the outcome is unknown to the client and is judged from the history alone. */
-        UNKNOWN
+        UNKNOWN,
+        /**
+         * Answered that the store could not be reached ({@code 503}, an outage): nothing is
+         * required of it; what it may have done before the store went is judged from the history.
+         */
+        FAILED
     }
 
     /**
@@ -1313,6 +1318,9 @@ public final class TortureChecker {
      * agreed to that changed nothing must have had a reason.
      */
     private void checkReach(Call call) {
+        if (call.outcome() == Outcome.FAILED) {
+            return;
+        }
         switch (call.kind()) {
             case RELEASE ->
                     mustEnd(
