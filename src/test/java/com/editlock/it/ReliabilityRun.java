@@ -106,10 +106,17 @@ public final class ReliabilityRun {
                         .forEach(x -> System.out.println("CONTAINER (log) " + x));
                 t.violations().stream().limit(10).forEach(System.out::println);
                 t.samples().forEach(System.out::println);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%,d calls judged; %,d of %,d history rows matched to a call%n",
+                        t.report().callsJudged(),
+                        t.report().rowsMatched(),
+                        t.report().events());
                 return t.violations().isEmpty()
                         && t.unexpected() == 0
                         && left == 0
-                        && failedInContainer.isEmpty();
+                        && failedInContainer.isEmpty()
+                        && t.report().rowsMatched() == t.report().events();
             }
             System.out.println("Node kill …");
             Reliability.NodeKill k = Reliability.nodeKill(cluster, killKeys, otherKeys, () -> {});
