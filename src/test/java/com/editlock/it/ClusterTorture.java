@@ -254,7 +254,7 @@ final class ClusterTorture {
                 c.prepareStatement(
                         "select fencing_token, event_type, occurred_at, owner_id "
                                 + "from lock_event where id > ? and event_type in ('RELEASED', 'VIEW_CLOSED', 'SESSION_ENDED', "
-                                + "'EXPIRED', 'FORCE_RELEASED', 'REACQUIRED')")) {
+                                + "'EXPIRED', 'FORCE_RELEASED', 'TAKEN_OVER', 'HANDED_OVER', 'REACQUIRED')")) {
             ps.setLong(1, mark);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
