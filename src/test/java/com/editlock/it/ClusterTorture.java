@@ -128,31 +128,6 @@ final class ClusterTorture {
         return a.status() == 503 ? TortureChecker.Outcome.FAILED : TortureChecker.Outcome.UNKNOWN;
     }
 
-    private void call(
-            int client,
-            int generation,
-            TortureChecker.Kind kind,
-            String view,
-            String key,
-            LockMode mode,
-            Instant before,
-            Instant after,
-            TortureChecker.Outcome outcome) {
-        pending.add(
-                new Pending(
-                        client + "/" + generation,
-                        kind,
-                        view,
-                        key,
-                        mode,
-                        before,
-                        after,
-                        outcome,
-                        null,
-                        null,
-                        null));
-    }
-
     /**
      * Every call that may grant or revive a lock, whatever it answered: client, gen, key (null: a
      * heartbeat), window.
@@ -419,27 +394,9 @@ final class ClusterTorture {
                                                     rows.stream()
                                                             .allMatch(
                                                                     r ->
-                                                                            g.getValue().stream()
-                                                                                    .anyMatch(
-                                                                                            p ->
-                                                                                                    p.key()
-                                                                                                                    .equals(
-                                                                                                                            r[
-                                                                                                                                    0])
-                                                                                                            && !((Instant)
-                                                                                                                            r[
-                                                                                                                                    1])
-                                                                                                                    .isBefore(
-                                                                                                                            p.before()
-                                                                                                                                    .minusMillis(
-                                                                                                                                            2))
-                                                                                                            && !((Instant)
-                                                                                                                            r[
-                                                                                                                                    1])
-                                                                                                                    .isAfter(
-                                                                                                                            p.after()
-                                                                                                                                    .plusMillis(
-                                                                                                                                            2)))))
+                                                                            insideOne(
+                                                                                    r,
+                                                                                    g.getValue())))
                                     .map(Map.Entry::getKey)
                                     .toList();
                     if (fits.size() == 1) {
@@ -447,6 +404,19 @@ final class ClusterTorture {
                         refusedByGeneration.remove(fits.get(0));
                     }
                 });
+    }
+
+    /** Whether a DENIED row ({@code [key, at]}) lies inside one of the refused calls on its key. */
+    private static boolean insideOne(Object[] row, List<Pending> refused) {
+        Instant at = (Instant) row[1];
+        for (Pending p : refused) {
+            if (p.key().equals(row[0])
+                    && !at.isBefore(p.before().minusMillis(2))
+                    && !at.isAfter(p.after().plusMillis(2))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private TortureChecker.Report check(Connection c, long mark) throws Exception {
@@ -687,6 +657,45 @@ final class ClusterTorture {
         private final Map<String, Object[]> held = new HashMap<>(); // key -> token, mode
         private Instant lastBeat = Instant.now();
 
+        /** Writes down one call of this client's current session, answered as {@code outcome}. */
+        private void record(
+                TortureChecker.Kind kind,
+                String view,
+                String key,
+                LockMode mode,
+                Instant before,
+                Instant after,
+                TortureChecker.Outcome outcome) {
+            record(kind, view, key, mode, before, after, outcome, null, null, null);
+        }
+
+        /** As above, with the grant it was told of, the token it presented, when it was judged. */
+        private void record(
+                TortureChecker.Kind kind,
+                String view,
+                String key,
+                LockMode mode,
+                Instant before,
+                Instant after,
+                TortureChecker.Outcome outcome,
+                Seen granted,
+                Long token,
+                Instant judgedAt) {
+            pending.add(
+                    new Pending(
+                            index + "/" + generation,
+                            kind,
+                            view,
+                            key,
+                            mode,
+                            before,
+                            after,
+                            outcome,
+                            granted,
+                            token,
+                            judgedAt));
+        }
+
         Client(int index) {
             this.index = index;
             this.random = new Random(plan.seed() * 31 + index);
@@ -726,9 +735,7 @@ final class ClusterTorture {
             Instant after = Instant.now();
             // A session that ends while the database is unreachable cannot release its locks: they
             // end with their leases (docs/reliability.md), which the sweep bound judges.
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.RELEASE_ALL,
                     null,
                     null,
@@ -830,19 +837,17 @@ final class ClusterTorture {
             } else {
                 unexpected("acquire " + key, a);
             }
-            pending.add(
-                    new Pending(
-                            index + "/" + generation,
-                            TortureChecker.Kind.ACQUIRE,
-                            null,
-                            key,
-                            LockMode.valueOf(mode),
-                            sent,
-                            received,
-                            outcome,
-                            seen,
-                            null,
-                            null));
+            record(
+                    TortureChecker.Kind.ACQUIRE,
+                    null,
+                    key,
+                    LockMode.valueOf(mode),
+                    sent,
+                    received,
+                    outcome,
+                    seen,
+                    null,
+                    null);
         }
 
         private void release() {
@@ -859,9 +864,7 @@ final class ClusterTorture {
             boolean released = a.status() == 204;
             boolean notHeld =
                     a.status() == 404 || a.status() == 403 || (index == 0 && a.status() == 400);
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.RELEASE,
                     null,
                     key,
@@ -910,23 +913,19 @@ final class ClusterTorture {
             // Judged at the call's start at the earliest: a token accepted then was live then (a
             // token never lives again once ended, and the client held it before the call).
             boolean saved = a.status() == 200;
-            pending.add(
-                    new Pending(
-                            index + "/" + generation,
-                            TortureChecker.Kind.SAVE,
-                            null,
-                            key,
-                            null,
-                            at,
-                            after,
-                            saved
-                                    ? TortureChecker.Outcome.DONE
-                                    : a.status() == 409
-                                            ? TortureChecker.Outcome.REFUSED
-                                            : unknownOr(a),
-                            null,
-                            token,
-                            saved ? at : null));
+            record(
+                    TortureChecker.Kind.SAVE,
+                    null,
+                    key,
+                    null,
+                    at,
+                    after,
+                    saved
+                            ? TortureChecker.Outcome.DONE
+                            : a.status() == 409 ? TortureChecker.Outcome.REFUSED : unknownOr(a),
+                    null,
+                    token,
+                    saved ? at : null);
             if (saved) {
                 count("saved");
             } else if (a.status() == 409) {
@@ -944,9 +943,7 @@ final class ClusterTorture {
             Instant renewedBy = after.plus(RENEWAL_ROUND);
             grantingCalls.add(
                     new GrantCalls.Call(index + "/" + generation, null, before, renewedBy));
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.RENEW,
                     null,
                     null,
@@ -979,9 +976,7 @@ final class ClusterTorture {
                                             "reliability torture", StandardCharsets.UTF_8),
                             null);
             // 204: done, without saying which locks (judged by the history); 404: nobody held it.
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.FORCE_RELEASE,
                     null,
                     key,
@@ -1034,19 +1029,17 @@ final class ClusterTorture {
             } else {
                 unexpected("take over " + key, a);
             }
-            pending.add(
-                    new Pending(
-                            index + "/" + generation,
-                            TortureChecker.Kind.TAKE_OVER,
-                            null,
-                            key,
-                            LockMode.WRITE,
-                            before,
-                            after,
-                            outcome,
-                            seen,
-                            null,
-                            null));
+            record(
+                    TortureChecker.Kind.TAKE_OVER,
+                    null,
+                    key,
+                    LockMode.WRITE,
+                    before,
+                    after,
+                    outcome,
+                    seen,
+                    null,
+                    null);
         }
 
         // ---- screens ----
@@ -1087,9 +1080,7 @@ final class ClusterTorture {
             Instant before = Instant.now();
             int status = browser.post("api/logout").statusCode();
             Instant after = Instant.now();
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.RELEASE_ALL,
                     null,
                     null,
@@ -1173,9 +1164,7 @@ final class ClusterTorture {
                     java.util.regex.Pattern.compile("data-view=\"([0-9a-f-]{36})\"").matcher(html);
             if (r.statusCode() != 200 || browser.liveAddress().isEmpty() || !view.find()) {
                 unexpected("open " + page, new ApiClient.Answer(r.statusCode(), html, null, 0));
-                call(
-                        index,
-                        generation,
+                record(
                         TortureChecker.Kind.ACQUIRE,
                         null,
                         key,
@@ -1192,23 +1181,21 @@ final class ClusterTorture {
             // it was given, or read-only (refused).
             Runnable recordOpen =
                     () ->
-                            pending.add(
-                                    new Pending(
-                                            index + "/" + generation,
-                                            TortureChecker.Kind.ACQUIRE,
-                                            tabView,
-                                            key,
-                                            LockMode.WRITE,
-                                            sent,
-                                            answered,
-                                            !editing
-                                                    ? TortureChecker.Outcome.REFUSED
-                                                    : grantedToPage[0] == null
-                                                            ? TortureChecker.Outcome.UNKNOWN
-                                                            : TortureChecker.Outcome.DONE,
-                                            grantedToPage[0],
-                                            null,
-                                            null));
+                            record(
+                                    TortureChecker.Kind.ACQUIRE,
+                                    tabView,
+                                    key,
+                                    LockMode.WRITE,
+                                    sent,
+                                    answered,
+                                    !editing
+                                            ? TortureChecker.Outcome.REFUSED
+                                            : grantedToPage[0] == null
+                                                    ? TortureChecker.Outcome.UNKNOWN
+                                                    : TortureChecker.Outcome.DONE,
+                                    grantedToPage[0],
+                                    null,
+                                    null);
             Instant received = Instant.now();
             PageStream connected;
             try {
@@ -1277,9 +1264,7 @@ final class ClusterTorture {
             Instant renewedBy = after.plus(RENEWAL_ROUND);
             grantingCalls.add(
                     new GrantCalls.Call(index + "/" + generation, null, before, renewedBy));
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.RENEW,
                     tab.view,
                     null,
@@ -1311,28 +1296,24 @@ final class ClusterTorture {
             boolean saved = html.contains("Saved \u201c");
             boolean refused = html.contains("What you typed is still in the form");
             if (tab.token != null) {
-                pending.add(
-                        new Pending(
-                                index + "/" + generation,
-                                TortureChecker.Kind.SAVE,
-                                tab.view,
-                                key,
-                                null,
-                                before,
-                                after,
-                                saved
-                                        ? TortureChecker.Outcome.DONE
-                                        : refused
-                                                ? TortureChecker.Outcome.REFUSED
-                                                : TortureChecker.Outcome.UNKNOWN,
-                                null,
-                                tab.token,
-                                saved ? before : null));
+                record(
+                        TortureChecker.Kind.SAVE,
+                        tab.view,
+                        key,
+                        null,
+                        before,
+                        after,
+                        saved
+                                ? TortureChecker.Outcome.DONE
+                                : refused
+                                        ? TortureChecker.Outcome.REFUSED
+                                        : TortureChecker.Outcome.UNKNOWN,
+                        null,
+                        tab.token,
+                        saved ? before : null);
             }
             if (saved) { // Save also ends the tab's lock: the page says the same if it had ended
-                call(
-                        index,
-                        generation,
+                record(
                         TortureChecker.Kind.RELEASE,
                         tab.view,
                         key,
@@ -1364,9 +1345,7 @@ final class ClusterTorture {
             browser.submit("edit", Map.of(), "edit:done");
             Instant after = Instant.now();
             // Done ends what the tab holds on its record; the page says the same if it had ended.
-            call(
-                    index,
-                    generation,
+            record(
                     TortureChecker.Kind.RELEASE,
                     tab.view,
                     keyOf(tab.page),
@@ -1393,9 +1372,7 @@ final class ClusterTorture {
                 tab.closeStream();
                 // The node notices and, after the grace, releases the tab's locks: a release of
                 // the tab from the cut until the layer's bound.
-                call(
-                        index,
-                        generation,
+                record(
                         TortureChecker.Kind.RELEASE_VIEW,
                         tab.view,
                         null,
@@ -1411,9 +1388,7 @@ final class ClusterTorture {
                 int status = browser.post("tab-left?view=" + tab.view).statusCode();
                 Instant after = Instant.now();
                 tab.closeStream();
-                call(
-                        index,
-                        generation,
+                record(
                         TortureChecker.Kind.RELEASE_VIEW,
                         tab.view,
                         null,

@@ -349,31 +349,23 @@ enum ForcedRace {
 
         private Lock acquireNow(LockOwner who, String view, LockKey key, LockMode mode) {
             Instant before = Instant.now();
+            List<Lock> granted = null;
             try {
-                List<Lock> granted =
+                granted =
                         store.inTransaction(() -> locks.acquireAll(List.of(key), mode, who, view));
-                seen.acquired(
-                        who.ownerId(),
-                        view,
-                        List.of(key),
-                        mode,
-                        before,
-                        Instant.now(),
-                        TortureChecker.Outcome.DONE,
-                        granted);
-                return granted.get(0);
             } catch (LockUnavailableException e) {
-                seen.acquired(
-                        who.ownerId(),
-                        view,
-                        List.of(key),
-                        mode,
-                        before,
-                        Instant.now(),
-                        TortureChecker.Outcome.REFUSED,
-                        null);
-                return null;
+                // refused: recorded as such
             }
+            seen.acquired(
+                    who.ownerId(),
+                    view,
+                    List.of(key),
+                    mode,
+                    before,
+                    Instant.now(),
+                    granted == null ? TortureChecker.Outcome.REFUSED : TortureChecker.Outcome.DONE,
+                    granted);
+            return granted == null ? null : granted.get(0);
         }
 
         /**

@@ -476,11 +476,9 @@ public final class LockTorture {
                 }
             } catch (HandoverRefusedException | LockUnavailableException e) {
                 // nobody held it, it was ours, or its holder's lock ended before the answer
-            } catch (RuntimeException e) { // an error answer: not handed over, judged as refused
+            } finally { // an error answer too: not handed over, judged as refused (and a failure)
                 seen.handedOver(owner.ownerId(), view, key, before, Instant.now(), outcome, lock);
-                throw e;
             }
-            seen.handedOver(owner.ownerId(), view, key, before, Instant.now(), outcome, lock);
         }
 
         /** Takes a key from whoever holds it (an admin's or a team lead's take-over). */
@@ -507,7 +505,7 @@ public final class LockTorture {
                 if (was != null && was.fencingToken() != lock.fencingToken()) {
                     earlier.put(was.key(), was.fencingToken());
                 }
-            } catch (LockUnavailableException e) {
+            } catch (RuntimeException e) { // refused, or an error answer: judged as refused
                 seen.tookOver(
                         owner.ownerId(),
                         view,
@@ -516,16 +514,9 @@ public final class LockTorture {
                         Instant.now(),
                         TortureChecker.Outcome.REFUSED,
                         null);
-            } catch (RuntimeException e) { // an error answer: not taken, and judged as refused
-                seen.tookOver(
-                        owner.ownerId(),
-                        view,
-                        key,
-                        before,
-                        Instant.now(),
-                        TortureChecker.Outcome.REFUSED,
-                        null);
-                throw e;
+                if (!(e instanceof LockUnavailableException)) {
+                    throw e; // an error answer also fails the run
+                }
             }
         }
 

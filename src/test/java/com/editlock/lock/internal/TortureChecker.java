@@ -59,13 +59,13 @@ import java.util.function.Function;
  *   <li><b>refusals</b> — every {@code DENIED} row lies inside a refused call of that session
  *       naming that key, and a refusal had a conflicting lock of another session live during the
  *       call;
- *   <li><b>left</b> — a lock a screen left (Done, Save) has ended by the end of the call.
+ *   <li><b>reach</b> — every end call (a release, a screen's Done or Save, a tab release, a session
+ *       end, a force release, a take-over) ended everything in its reach that was there when it
+ *       began, whatever it answered.
  * </ol>
  *
- * A checker built {@linkplain #TortureChecker(Observations, List, Function, Duration, long) on
- * calls} judges every row (a row no call explains is a violation). The cluster torture still
- * reports grants rather than calls; for it the rows no call explains are judged by the other rules
- * only ({@link Observations#granted}).
+ * Every row must be explained by a call (a row no call explains is a violation): the in-process
+ * torture and the two-node one both record every call.
  *
  * <p>Times are the database's clock for rows ({@code clock_timestamp()}, written after the row's
  * change) and the JVM's clock for calls (same machine, same clock).
@@ -142,10 +142,6 @@ public final class TortureChecker {
     public static final class Observations {
         final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
         final Map<Long, List<Lock>> grants = new ConcurrentHashMap<>();
-        final Map<String, ConcurrentLinkedQueue<Instant[]>> renewals = new ConcurrentHashMap<>();
-        final Map<Long, Instant[]> releases = new ConcurrentHashMap<>();
-        final Map<Long, Instant[]> left = new ConcurrentHashMap<>();
-        final ConcurrentLinkedQueue<Object[]> saves = new ConcurrentLinkedQueue<>();
 
         public void call(Call call) {
             calls.add(call);
@@ -301,35 +297,34 @@ public final class TortureChecker {
         }
 
         public void forced(LockKey key, Instant before, Instant after, List<Lock> released) {
-            call(
-                    new Call(
-                            Kind.FORCE_RELEASE,
-                            null,
-                            null,
-                            List.of(key),
-                            null,
-                            before,
-                            after,
-                            released == null ? Outcome.UNKNOWN : Outcome.DONE,
-                            List.of(),
-                            released == null
-                                    ? List.of()
-                                    : released.stream().map(Lock::fencingToken).toList(),
-                            -1,
-                            null,
-                            null));
+            admin(Kind.FORCE_RELEASE, null, List.of(key), before, after, released);
         }
 
         /** An admin released everything the person of session {@code owner} held. */
         public void forcedUser(String owner, Instant before, Instant after, List<Lock> released) {
+            admin(
+                    Kind.FORCE_RELEASE_USER,
+                    owner,
+                    released == null ? List.of() : released.stream().map(Lock::key).toList(),
+                    before,
+                    after,
+                    released);
+        }
+
+        /** An admin's release; {@code released}: the locks the admin was told of, null if none. */
+        private void admin(
+                Kind kind,
+                String owner,
+                List<LockKey> keys,
+                Instant before,
+                Instant after,
+                List<Lock> released) {
             call(
                     new Call(
-                            Kind.FORCE_RELEASE_USER,
+                            kind,
                             owner,
                             null,
-                            released == null
-                                    ? List.of()
-                                    : released.stream().map(Lock::key).toList(),
+                            keys,
                             null,
                             before,
                             after,
@@ -387,39 +382,12 @@ public final class TortureChecker {
                             writtenAt));
         }
 
-        /** A grant a client saw, without its call (the cluster torture). */
-        public void granted(Lock lock) {
+        /** A grant a client was told of (its call's answer). */
+        private void granted(Lock lock) {
             grants.computeIfAbsent(
                             lock.fencingToken(),
                             t -> Collections.synchronizedList(new ArrayList<>()))
                     .add(lock);
-        }
-
-        /** A heartbeat of all the owner's tabs, without its answer (the cluster torture). */
-        public void renewed(String ownerId, Instant before, Instant after, int count) {
-            if (count > 0) {
-                renewals.computeIfAbsent(ownerId, o -> new ConcurrentLinkedQueue<>())
-                        .add(new Instant[] {before, after});
-            }
-        }
-
-        /** A release the client was told it made (the cluster torture). */
-        public void released(long token, Instant before, Instant after) {
-            releases.put(token, new Instant[] {before, after});
-        }
-
-        /**
-         * The client left the lock and was told only that it no longer holds it — a screen's Done
-         * or Save, which release what the tab still holds and say the same whether an admin or the
-         * lease ended it a moment before.
-         */
-        public void left(long token, Instant before, Instant after) {
-            left.put(token, new Instant[] {before, after});
-        }
-
-        /** An accepted save, without its call (the cluster torture). */
-        public void saved(Lock lock, Instant at) {
-            saves.add(new Object[] {lock, at});
         }
     }
 
@@ -541,7 +509,6 @@ public final class TortureChecker {
     private final Function<LockKey, LockKey> aggregateOf;
     private final Duration lease;
     private final long mark;
-    private final boolean everyRowHasACall;
     private final List<String> violations = new ArrayList<>();
     private Duration sweepBound;
     private Duration worstExpiryDelay = Duration.ZERO;
@@ -570,26 +537,11 @@ public final class TortureChecker {
             Function<LockKey, LockKey> aggregateOf,
             Duration lease,
             long mark) {
-        this(seen, keys, aggregateOf, lease, mark, true);
-    }
-
-    /**
-     * A checker of the grants clients saw (the cluster torture): rows without a call are judged,
-     * not required.
-     */
-    public TortureChecker(
-            Observations seen,
-            List<LockKey> keys,
-            Function<LockKey, LockKey> aggregateOf,
-            Duration lease,
-            long mark,
-            boolean everyRowHasACall) {
         this.seen = seen;
         keys.forEach(k -> this.keys.add(k.toString()));
         this.aggregateOf = aggregateOf;
         this.lease = lease;
         this.mark = mark;
-        this.everyRowHasACall = everyRowHasACall;
     }
 
     /**
@@ -612,15 +564,14 @@ public final class TortureChecker {
             judge(e);
         }
         checkCalls();
-        checkLegacyObservations();
+        checkGrantsTold();
         checkNoConflicts();
         checkNoGhostsLeft(c);
         long expired = history.stream().filter(e -> e.type().equals("EXPIRED")).count();
         long saves =
                 seen.calls.stream()
-                                .filter(k -> k.kind() == Kind.SAVE && k.outcome() == Outcome.DONE)
-                                .count()
-                        + seen.saves.size();
+                        .filter(k -> k.kind() == Kind.SAVE && k.outcome() == Outcome.DONE)
+                        .count();
         Set<Long> tokens = new HashSet<>(lives.keySet());
         tokens.addAll(seen.grants.keySet());
         return new Report(
@@ -1032,32 +983,30 @@ public final class TortureChecker {
             Event e, java.util.stream.Stream<Call> candidates, String what, Object... args) {
         // Of two calls one after the other, the row's instant can lie within the slack of both: the
         // call whose
-        // window holds it exactly wins, then the nearer one; a grant goes first to the call that
-        // answered its token.
+        // window holds it exactly wins, then the nearer one; a row goes first to the call that
+        // answered its token (a grant told of, a lock an admin was told was released).
         Call call =
                 candidates
                         .filter(c -> inside(e.at(), c.before(), c.after()))
                         .min(
-                                Comparator.comparing(
-                                                (Call c) ->
-                                                        e.token() == null
-                                                                || c.locks().stream()
-                                                                        .noneMatch(
-                                                                                l ->
-                                                                                        l
-                                                                                                        .fencingToken()
-                                                                                                == e
-                                                                                                        .token()))
+                                Comparator.comparing((Call c) -> !answered(c, e.token()))
                                         .thenComparing(c -> outside(e.at(), c)))
                         .orElse(null);
         if (call != null) {
             rowsMatched++;
-        } else if (everyRowHasACall) {
+        } else {
             violation(
                     "row %d (%s of token %s on %s at %s) lies inside no call of %s",
                     e.id(), e.type(), e.token(), e.key(), e.at(), String.format(what, args));
         }
         return call;
+    }
+
+    /** Whether the call's answer named {@code token}: a lock it granted or released. */
+    private static boolean answered(Call c, Long token) {
+        return token != null
+                && (c.kind() != Kind.SAVE && c.tokens().contains(token)
+                        || c.locks().stream().anyMatch(l -> l.fencingToken() == token));
     }
 
     private void judgeGrant(Event e, Life life) {
@@ -1198,20 +1147,14 @@ public final class TortureChecker {
                 bound = beat.after().plus(lease);
             }
         }
-        for (Instant[] beat :
-                seen.renewals.getOrDefault(life.owner, new ConcurrentLinkedQueue<>())) {
-            if (!beat[0].isAfter(at) && beat[1].plus(lease).isAfter(bound)) {
-                bound = beat[1].plus(lease);
-            }
-        }
         return bound;
     }
 
     /**
      * The earliest the lease can have run to when the lock ended at {@code end}, from the calls
      * that certainly extended it: its grants' calls, and heartbeats of its tab (or session) that
-     * started after the tab took it and ended well before the end. {@code null} when no call is
-     * known (the cluster torture's grants).
+     * started after the tab took it and ended well before the end. {@code null} when no grant's
+     * call is known.
      */
     private Instant leaseAtLeast(Life life, Instant end) {
         Instant bound = null;
@@ -1732,11 +1675,8 @@ public final class TortureChecker {
         }
     }
 
-    /**
-     * The cluster torture's observations: grants, releases, screens' leaves and saves seen without
-     * calls.
-     */
-    private void checkLegacyObservations() {
+    /** Rule 2 from the clients' side: every grant a client was told of is in the history. */
+    private void checkGrantsTold() {
         seen.grants.forEach(
                 (token, told) -> {
                     if (!lives.containsKey(token)) {
@@ -1745,57 +1685,6 @@ public final class TortureChecker {
                                 token);
                     }
                 });
-        seen.releases.forEach(
-                (token, call) -> {
-                    Life life = lives.get(token);
-                    Event end = life == null ? null : life.end;
-                    if (end == null || !end.type().equals("RELEASED")) {
-                        violation(
-                                "token %d: the client was told it released it, the history says %s",
-                                token, end == null ? "nothing" : end.type());
-                    } else if (!inside(end.at(), call[0], call[1])) {
-                        violation(
-                                "token %d: released at %s by the history, outside the client's call %s–%s",
-                                token, end.at(), call[0], call[1]);
-                    }
-                });
-        seen.left.forEach(
-                (token, call) -> {
-                    Life life = lives.get(token);
-                    Event end = life == null ? null : life.end;
-                    if (end == null) {
-                        violation(
-                                "token %d: the client left it, the history has no end for it",
-                                token);
-                    } else if (end.at().isAfter(call[1].plus(SLACK))) {
-                        violation(
-                                "token %d: the client left it by %s, the history ends it later (%s, %s)",
-                                token, call[1], end.type(), end.at());
-                    } else if (end.type().equals("RELEASED")
-                            && end.at().isBefore(call[0].minus(SLACK))) {
-                        violation(
-                                "token %d: released at %s by the history, before the client left it at %s–%s",
-                                token, end.at(), call[0], call[1]);
-                    }
-                });
-        for (Object[] save : seen.saves) {
-            Lock lock = (Lock) save[0];
-            Instant at = (Instant) save[1];
-            Life life = lives.get(lock.fencingToken());
-            if (life == null || !life.liveAt(at)) {
-                violation(
-                        "save at %s accepted on token %d of %s, which was not live then",
-                        at, lock.fencingToken(), lock.key());
-            } else if (life.modeAt(at) != LockMode.WRITE) {
-                violation(
-                        "save at %s accepted on token %d of %s, held for reading only",
-                        at, lock.fencingToken(), lock.key());
-            } else if (at.isAfter(leaseAtMost(life, at).plus(SLACK))) {
-                violation(
-                        "save at %s accepted on token %d of %s after its lease ran out (at %s at the latest)",
-                        at, lock.fencingToken(), lock.key(), leaseAtMost(life, at));
-            }
-        }
     }
 
     /**
