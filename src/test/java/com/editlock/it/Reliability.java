@@ -298,6 +298,7 @@ final class Reliability {
             Map<String, Long> routes,
             long streamsRefused,
             long answersChecked,
+            Duration slowestPush,
             List<String> corrupted,
             List<String> containerFailures) {
 
@@ -312,22 +313,28 @@ final class Reliability {
         String summary() {
             return String.format(
                     Locale.ROOT,
-                    "%,d tabs %s, %d streams refused, %,d answers checked, %d corrupted, "
-                            + "%d container-failure lines in the node logs",
+                    "%,d tabs %s, %d streams refused, %,d answers checked, slowest lock news"
+                            + " %d ms after the change, %d corrupted, %d container-failure lines"
+                            + " in the node logs",
                     tabs,
                     routes,
                     streamsRefused,
                     answersChecked,
+                    slowestPush.toMillis(),
                     corrupted.size(),
                     containerFailures.size());
         }
     }
 
     /**
-     * How soon a churned page of the watched record must hear of a change (the admin changes it
-     * without pause).
+     * How soon after a change of the watched record a churned page of it must hear of it (the admin
+     * changes it without pause). Measured from the admin's first change that ended after the page's
+     * stream opened, so a stalled admin is not taken for a page that was not told.
      */
     static final Duration PUSH_BOUND = Duration.ofSeconds(3);
+
+    /** How long the admin may make no change at all before the churn reports it. */
+    static final Duration ADMIN_STALL_BOUND = Duration.ofSeconds(30);
 
     /** How a churned tab ends (docs/live-channel.md). */
     static final List<String> ROUTES =
@@ -348,6 +355,50 @@ final class Reliability {
      * record that heard no news within {@link #PUSH_BOUND}, and the node logs' lines of requests
      * that failed inside the container.
      */
+    /**
+     * Waits for a churned page's first lock news: {@code null} when it came within {@link
+     * #PUSH_BOUND} of the admin's first change that ended after the page's stream opened (the wait
+     * noted in {@code slowest}), else what went wrong. {@code changes} counts the admin's changes;
+     * {@code told} the page's lock news ({@code 1_000_000} and more: its tab was called unknown); a
+     * page whose run ended before the admin's next change is not judged.
+     */
+    static String toldInTime(
+            AtomicLong told, AtomicLong changes, AtomicLong slowest, AtomicBoolean running) {
+        long opened = System.nanoTime();
+        long before = changes.get(); // a change counted later ended after the stream opened
+        long changed = -1; // when that change was first seen to have ended
+        while (told.get() == 0) {
+            long now = System.nanoTime();
+            if (changed < 0 && changes.get() > before) {
+                changed = now;
+            }
+            if (changed >= 0 && now - changed > PUSH_BOUND.toNanos()) {
+                return "no lock news reached a page of the watched record within "
+                        + PUSH_BOUND.toMillis()
+                        + " ms of a change (the admin made "
+                        + (changes.get() - before)
+                        + " changes since its stream opened "
+                        + Duration.ofNanos(now - opened).toMillis()
+                        + " ms ago)";
+            }
+            if (changed < 0 && !running.get()) {
+                return null; // the run ended before the admin changed it again: nothing to judge
+            }
+            if (changed < 0 && now - opened > ADMIN_STALL_BOUND.toNanos()) {
+                return "the admin changed nothing for " + ADMIN_STALL_BOUND.toSeconds() + " s";
+            }
+            sleep(5);
+        }
+        if (told.get() >= 1_000_000) {
+            return "the page's own stream was told its tab is unknown";
+        }
+        if (changed >= 0) {
+            long waited = System.nanoTime() - changed;
+            slowest.accumulateAndGet(waited, Math::max);
+        }
+        return null;
+    }
+
     static Churn tabChurn(Cluster cluster, String watched, Duration during) throws Exception {
         String id = watched.split(":")[1];
         List<String> editable =
@@ -364,6 +415,8 @@ final class Reliability {
         AtomicLong checked = new AtomicLong();
         java.util.concurrent.ConcurrentLinkedQueue<String> corrupted =
                 new java.util.concurrent.ConcurrentLinkedQueue<>();
+        AtomicLong changes = new AtomicLong(); // the admin's changes of the watched record so far
+        AtomicLong slowestPush = new AtomicLong();
         List<CompletableFuture<Void>> work = new ArrayList<>();
         work.add(
                 CompletableFuture.runAsync(
@@ -373,7 +426,9 @@ final class Reliability {
                             while (running.get()) {
                                 // Nobody else takes the watched record: each answer is known.
                                 ApiClient.Answer took = ada.acquire(watched, "WRITE");
+                                changes.incrementAndGet();
                                 ApiClient.Answer freed = ada.release(watched);
+                                changes.incrementAndGet();
                                 checked.addAndGet(2);
                                 if (took.status() != 201 || freed.status() != 204) {
                                     corrupted.add(
@@ -445,23 +500,13 @@ final class Reliability {
                                         stream.close();
                                         continue;
                                     }
-                                    sleep(20);
                                     if (!editing) { // the watched record changes all the time: its
-                                        // open page must be told
-                                        long until = System.nanoTime() + PUSH_BOUND.toNanos();
-                                        while (told.get() == 0 && System.nanoTime() < until) {
-                                            sleep(10);
-                                        }
-                                        if (told.get() >= 1_000_000) {
-                                            corrupted.add(
-                                                    route
-                                                            + ": the page's own stream was told its tab is unknown");
-                                        } else if (told.get() == 0) {
-                                            corrupted.add(
-                                                    route
-                                                            + ": no lock news reached a page of the watched record within "
-                                                            + PUSH_BOUND.toMillis()
-                                                            + " ms while its lock changed many times a second");
+                                        // open page must be told of the first change after its
+                                        // stream opened, within the bound from that change
+                                        String fault =
+                                                toldInTime(told, changes, slowestPush, running);
+                                        if (fault != null) {
+                                            corrupted.add(route + ": " + fault);
                                         }
                                     }
                                     routes.computeIfAbsent(route, r -> new AtomicLong())
@@ -556,6 +601,7 @@ final class Reliability {
                 byRoute,
                 refused.get(),
                 checked.get(),
+                Duration.ofNanos(slowestPush.get()),
                 List.copyOf(corrupted),
                 failures);
     }
