@@ -46,6 +46,9 @@ final class Cluster implements AutoCloseable {
 
     private final String name;
 
+    /** The WAR every node runs: the one built, or a test's copy of it. */
+    private Path war = Path.of(System.getProperty("editlock.war"));
+
     private Cluster(String name, Path dataDirectory, int databasePort, List<String> jvm) {
         this.name = name;
         this.dataDirectory = dataDirectory;
@@ -63,9 +66,15 @@ final class Cluster implements AutoCloseable {
      * defaults, say).
      */
     static Cluster start(int count, String name, List<String> settings) throws Exception {
+        return start(count, name, settings, Path.of(System.getProperty("editlock.war")));
+    }
+
+    /** The same, every node running {@code war} (a test's copy of the WAR). */
+    static Cluster start(int count, String name, List<String> settings, Path war) throws Exception {
         Path data = Files.createTempDirectory("editlock-" + name + "-db-");
         int dbPort = freePort();
         Cluster cluster = new Cluster(name, data, dbPort, new ArrayList<>());
+        cluster.war = war;
         cluster.database = EmbeddedDatabase.restartable(data.resolve("pg"), dbPort);
         EmbeddedDatabase db = cluster.database;
         cluster.jvm.addAll(
@@ -113,7 +122,6 @@ final class Cluster implements AutoCloseable {
      */
     void startNode(int n) {
         try {
-            Path war = Path.of(System.getProperty("editlock.war"));
             PayaraNode node =
                     PayaraNode.startServing(
                             Path.of(System.getProperty("payara.microJar")),

@@ -45,7 +45,27 @@ final class ClusterTorture {
      * timed).
      */
     record Plan(
-            int clients, long operations, Duration maxDuration, long seed, boolean storeMayFail) {}
+            int clients,
+            long operations,
+            Duration maxDuration,
+            long seed,
+            boolean storeMayFail,
+            double adminActions) {
+
+        /**
+         * {@code adminActions}: the share of the admin's steps that force a release or take a
+         * record over (a planted bug in those paths needs many); otherwise one in two hundred.
+         */
+        Plan {
+            if (adminActions < 0 || adminActions > 1) {
+                throw new IllegalArgumentException("a share of steps: 0 to 1, not " + adminActions);
+            }
+        }
+
+        Plan(int clients, long operations, Duration maxDuration, long seed, boolean storeMayFail) {
+            this(clients, operations, maxDuration, seed, storeMayFail, 0.0045);
+        }
+    }
 
     /**
      * {@code releaseDelays}: per layer, the worst time from the cause (a tab cut off, a tab's
@@ -119,6 +139,43 @@ final class ClusterTorture {
 
     /** Every call of every client, whatever it answered: the checker judges them one by one. */
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+
+    /**
+     * A request to hand a key over: made by one client (its session {@code asker}), answered by the
+     * client that holds the key or withdrawn by its asker — whichever claims it first ({@code
+     * state}), so that a request is never both agreed to and withdrawn by the test itself. The one
+     * call the checker gets for it runs from the ask to the answer or the withdrawal.
+     */
+    private static final class Ask {
+        static final int OPEN = 0;
+        static final int CLAIMED = 1;
+        static final int HANDED = 2;
+        static final int CLOSED = 3;
+
+        final String key;
+        final long id;
+        final String asker;
+        final Instant before;
+        final java.util.concurrent.atomic.AtomicInteger state =
+                new java.util.concurrent.atomic.AtomicInteger(OPEN);
+
+        Ask(String key, long id, String asker, Instant before) {
+            this.key = key;
+            this.id = id;
+            this.asker = asker;
+            this.before = before;
+        }
+
+        String path() {
+            return "api/locks/" + key + "/handover-requests/" + id;
+        }
+    }
+
+    /** The open requests to hand over, for their holders to find. */
+    private final ConcurrentLinkedQueue<Ask> asks = new ConcurrentLinkedQueue<>();
+
+    /** How long an asker waits for an answer before it withdraws its request. */
+    static final Duration ASK_PATIENCE = Duration.ofMillis(1_500);
 
     /**
      * An answer that is no success and no refusal: {@code 503} says the store could not be reached
@@ -655,6 +712,8 @@ final class ClusterTorture {
         private Tab tab;
         private int generation;
         private final Map<String, Object[]> held = new HashMap<>(); // key -> token, mode
+        private final List<Ask> myAsks = new ArrayList<>();
+        private String refusedLast;
         private Instant lastBeat = Instant.now();
 
         /** Writes down one call of this client's current session, answered as {@code outcome}. */
@@ -730,6 +789,7 @@ final class ClusterTorture {
         }
 
         private void logout() {
+            settleAsks(true); // a session's requests end before it does
             Instant before = Instant.now();
             ApiClient.Answer a = api.logout();
             Instant after = Instant.now();
@@ -772,6 +832,17 @@ final class ClusterTorture {
                 heartbeat();
                 return;
             }
+            if (index != 0 && (answerAsk() || settleAsks(false))) {
+                return;
+            }
+            if (index == 0 && random.nextDouble() < plan.adminActions()) {
+                if (random.nextBoolean()) {
+                    forceRelease();
+                } else {
+                    takeOver();
+                }
+                return;
+            }
             int dice = random.nextInt(10_000);
             if (dice < 4_500) {
                 acquire();
@@ -779,8 +850,14 @@ final class ClusterTorture {
                 release();
             } else if (dice < 9_000) {
                 save();
-            } else if (dice < 9_900) {
+            } else if (dice < 9_800) {
                 heartbeat();
+            } else if (dice < 9_900) {
+                if (index == 0) {
+                    heartbeat();
+                } else {
+                    ask();
+                }
             } else if (dice < 9_950) {
                 count("session ended");
                 logout();
@@ -793,12 +870,6 @@ final class ClusterTorture {
                 held.clear(); // they lapsed: the sweep deletes them (a late heartbeat may
                 // revive one; that is fine)
                 heartbeat();
-            } else if (index == 0) {
-                if (random.nextBoolean()) {
-                    forceRelease();
-                } else {
-                    takeOver();
-                }
             } else {
                 heartbeat();
             }
@@ -834,6 +905,7 @@ final class ClusterTorture {
             } else if (a.status() == 409) {
                 count("refused");
                 outcome = TortureChecker.Outcome.REFUSED;
+                refusedLast = key; // what an editor refused would ask to be handed over
             } else {
                 unexpected("acquire " + key, a);
             }
@@ -957,6 +1029,227 @@ final class ClusterTorture {
             } else {
                 unexpected("heartbeat", a);
             }
+        }
+
+        // ---- hand-over ----
+
+        /**
+         * Asks whoever holds a key this session does not to hand it over: the key its last refused
+         * acquire wanted, or any.
+         */
+        private void ask() {
+            List<String> others = keys.stream().filter(k -> !held.containsKey(k)).toList();
+            if (others.isEmpty()) {
+                heartbeat();
+                return;
+            }
+            String key =
+                    refusedLast != null && !held.containsKey(refusedLast)
+                            ? refusedLast
+                            : others.get(random.nextInt(others.size()));
+            refusedLast = null;
+            Instant before = Instant.now();
+            ApiClient.Answer a =
+                    api.send(
+                            "POST",
+                            "api/locks/" + key + "/handover-requests",
+                            "{\"note\":\"reliability torture\"}");
+            if (a.status() == 201) {
+                count("hand-over asked");
+                Ask ask =
+                        new Ask(
+                                key,
+                                a.json().getJsonNumber("id").longValue(),
+                                index + "/" + generation,
+                                before);
+                myAsks.add(ask);
+                asks.add(ask);
+            } else if (a.status() == 409
+                    && (a.body().contains("nobody-holds")
+                            || a.body().contains("already-asked")
+                            || a.body().contains("yours"))) {
+                count("hand-over not asked"); // nothing written: nothing for the checker
+            } else if (a.status() == 429 && a.body().contains("too-many")) {
+                count("hand-over asks limited");
+            } else {
+                unexpected("ask for " + key, a);
+            }
+        }
+
+        /**
+         * Answers one open request for a key this session holds (WRITE), three times in four by
+         * handing it over; true when it answered one.
+         */
+        private boolean answerAsk() {
+            for (Ask ask : asks) {
+                Object[] mine = held.get(ask.key);
+                if (mine == null
+                        || mine[1] != LockMode.WRITE
+                        || ask.asker.equals(index + "/" + generation)
+                        || !ask.state.compareAndSet(Ask.OPEN, Ask.CLAIMED)) {
+                    continue;
+                }
+                boolean agree = random.nextInt(4) != 0;
+                ApiClient.Answer a =
+                        api.send(
+                                "POST",
+                                ask.path() + "/answer",
+                                agree
+                                        ? "{\"handOver\":true}"
+                                        : "{\"handOver\":false,\"reply\":\"still editing\"}");
+                Instant after = Instant.now();
+                if (a.status() == 403 && a.body().contains("not-yours")
+                        || a.status() == 404 && a.body().contains("\"unknown\"")) {
+                    // another session of this person holds it (this one's lock ended meanwhile):
+                    // the request is not this session's to answer
+                    count("hand-over not this session's");
+                    held.remove(ask.key);
+                    ask.state.set(Ask.OPEN);
+                    return true;
+                }
+                asks.remove(ask);
+                TortureChecker.Kind kind =
+                        agree
+                                ? TortureChecker.Kind.HAND_OVER
+                                : TortureChecker.Kind.HAND_OVER_REQUEST;
+                TortureChecker.Outcome outcome;
+                if (a.status() == 200 && agree) {
+                    count("handed over");
+                    held.remove(ask.key);
+                    // the asker's grant: its token is learnt by the asker (settleAsks)
+                    grantingCalls.add(new GrantCalls.Call(ask.asker, ask.key, ask.before, after));
+                    outcome = TortureChecker.Outcome.UNKNOWN;
+                } else if (a.status() == 200) {
+                    count("hand-over declined");
+                    outcome = TortureChecker.Outcome.DONE;
+                } else if (a.status() == 409
+                        && (a.body().contains("lock-ended")
+                                || a.body().contains("not-open")
+                                || a.body().contains("\"locked\""))) {
+                    // the holder's lock ended first (the request with it), or another session's
+                    // lock on the whole or a part stands in the asker's way: agreed, nothing
+                    // changed, which the checker judges against the history
+                    count("hand-over lock already ended or in the way");
+                    held.remove(ask.key);
+                    outcome = TortureChecker.Outcome.REFUSED;
+                } else {
+                    unexpected("answer to hand over " + ask.key, a);
+                    outcome = unknownOr(a);
+                }
+                pending.add(
+                        new Pending(
+                                ask.asker,
+                                kind,
+                                null,
+                                ask.key,
+                                LockMode.WRITE,
+                                ask.before,
+                                after,
+                                outcome,
+                                null,
+                                null,
+                                null));
+                ask.state.set(a.status() == 200 && agree ? Ask.HANDED : Ask.CLOSED);
+                return true;
+            }
+            return false;
+        }
+
+        /**
+         * The asker's side: takes note of a lock handed over to it, and withdraws a request that
+         * waited longer than {@link #ASK_PATIENCE} ({@code all}: every request, waiting for one
+         * being answered); true when it made a call.
+         */
+        private boolean settleAsks(boolean all) {
+            boolean called = false;
+            for (var it = myAsks.iterator(); it.hasNext(); ) {
+                Ask ask = it.next();
+                long waitUntil = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (all && ask.state.get() == Ask.CLAIMED && System.nanoTime() < waitUntil) {
+                    sleep(5); // its holder is answering it
+                }
+                int state = ask.state.get();
+                if (state == Ask.HANDED) {
+                    it.remove();
+                    learnHandedLock(ask.key);
+                    called = true;
+                } else if (state == Ask.CLOSED) {
+                    it.remove();
+                } else if (state == Ask.OPEN
+                        && (all
+                                || Duration.between(ask.before, Instant.now())
+                                                .compareTo(ASK_PATIENCE)
+                                        > 0)
+                        && ask.state.compareAndSet(Ask.OPEN, Ask.CLAIMED)) {
+                    asks.remove(ask);
+                    it.remove();
+                    ApiClient.Answer a = api.send("DELETE", ask.path(), null);
+                    Instant after = Instant.now();
+                    if (a.status() == 200) {
+                        count("hand-over withdrawn");
+                    } else if (a.status() == 409) {
+                        count("hand-over ended with the lock"); // the holder's lock ended first
+                    } else {
+                        unexpected("withdraw the request for " + ask.key, a);
+                    }
+                    pending.add(
+                            new Pending(
+                                    ask.asker,
+                                    TortureChecker.Kind.HAND_OVER_REQUEST,
+                                    null,
+                                    ask.key,
+                                    LockMode.WRITE,
+                                    ask.before,
+                                    after,
+                                    a.status() == 200
+                                            ? TortureChecker.Outcome.DONE
+                                            : TortureChecker.Outcome.REFUSED,
+                                    null,
+                                    null,
+                                    null));
+                    ask.state.set(Ask.CLOSED);
+                    called = true;
+                } else if (state == Ask.CLAIMED && all) {
+                    unexpected.incrementAndGet();
+                    samples.add("a request for " + ask.key + " still being answered after 30 s");
+                }
+            }
+            return called;
+        }
+
+        /** The lock handed over to this session: its token, from the session's own locks. */
+        private void learnHandedLock(String key) {
+            ApiClient.Answer a = api.send("GET", "api/locks", null);
+            Instant received = Instant.now();
+            if (a.status() != 200) {
+                unexpected("the locks of a session handed " + key, a);
+                return;
+            }
+            JsonObject lock =
+                    jakarta.json.Json.createReader(new java.io.StringReader(a.body()))
+                            .readArray()
+                            .getValuesAs(JsonObject.class)
+                            .stream()
+                            .filter(l -> l.getString("resource").equals(key))
+                            .findFirst()
+                            .orElse(null);
+            if (lock == null) {
+                count("handed lock gone at once"); // ended another way meanwhile
+                return;
+            }
+            long token = lock.getJsonNumber("token").longValue();
+            LockMode mode = LockMode.valueOf(lock.getString("mode"));
+            grants.add(
+                    new Seen(
+                            index,
+                            generation,
+                            key,
+                            mode,
+                            Instant.parse(lock.getString("acquiredAt")),
+                            Instant.parse(lock.getString("expiresAt")),
+                            token,
+                            received));
+            held.put(key, new Object[] {token, mode});
         }
 
         private void forceRelease() {

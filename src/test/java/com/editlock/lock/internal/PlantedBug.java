@@ -6,9 +6,11 @@ import java.util.function.UnaryOperator;
  * Small bugs a developer could make in the lock store's SQL, each planted by rewriting one
  * statement's text as the store prepares it ({@link LockStore#withStatements}). {@code
  * PlantedBugsTest} runs the torture's short form against each and requires the checker, on its own,
- * to report it; {@code docs/lock-protocol.md} lists them with what kills each.
+ * to report it; {@code docs/lock-protocol.md} lists them with what kills each. The ones that end
+ * locks the screens hold are also planted in a node of a two-node cluster ({@link #spec()}, {@code
+ * PlantedBugsOverTwoNodesIT}).
  */
-enum PlantedBug {
+public enum PlantedBug {
     READ_AND_WRITE_COMPATIBLE(
             "two conflicting locks live at once",
             "READ and WRITE treated as compatible",
@@ -159,6 +161,13 @@ enum PlantedBug {
             "where resource_key = ? order",
             "where resource_key = ? and mode = 'WRITE' order"),
 
+    FORCE_RELEASE_FREES_NOTHING(
+            "a force release of the key by",
+            "an admin's force release deletes nothing",
+            LockStatements.FORCE_RELEASE,
+            "where resource_key = ? order",
+            "where resource_key = ? and false order"),
+
     FORCE_RELEASE_OF_A_PERSON_KEEPS_READERS(
             "an admin's release of its person by",
             "an admin's release of everything a person holds leaves their READ locks",
@@ -269,6 +278,36 @@ enum PlantedBug {
         }
         String changed = change(statement);
         return sql -> sql.contains(statement) ? sql.replace(statement, changed) : sql;
+    }
+
+    /** What the bug does, in a sentence. */
+    public String description() {
+        return description;
+    }
+
+    /** A piece of the violation the checker must report for this bug. */
+    public String caughtBy() {
+        return caughtBy;
+    }
+
+    /**
+     * The rewrite as a node's data source reads it ({@code PlantedStatementsDataSource}): the text
+     * a statement must contain ({@code match}), the part of it to change ({@code statement}, empty:
+     * the whole text) and the pairs ({@code from.N}, {@code to.N}); the same rewrite as {@link
+     * #rewrite()}.
+     */
+    public java.util.Properties spec() {
+        rewrite(); // refuses a bug whose text to change is gone
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("name", name());
+        boolean grant = statement.startsWith(GRANT);
+        p.setProperty("match", grant ? GRANT : statement);
+        p.setProperty("statement", grant ? "" : statement);
+        for (int i = 0; i < changes.length; i += 2) {
+            p.setProperty("from." + i / 2, changes[i]);
+            p.setProperty("to." + i / 2, changes[i + 1]);
+        }
+        return p;
     }
 
     private static final String GRANT = "with request (resource_key, aggregate_key) as (values";

@@ -99,6 +99,11 @@ public final class TortureChecker {
          * caller is granted it, at once.
          */
         HAND_OVER,
+        /**
+         * A request to hand a key over that its holder declined, its caller withdrew or that ended
+         * with the holder's lock: its history rows lie inside it, and it ends nothing.
+         */
+        HAND_OVER_REQUEST,
         SWEEP,
         SAVE
     }
@@ -290,6 +295,29 @@ public final class TortureChecker {
                             after,
                             outcome,
                             granted == null ? List.of() : List.of(granted),
+                            List.of(),
+                            -1,
+                            null,
+                            null));
+        }
+
+        /**
+         * A request to hand {@code key} over that ended without a hand-over (declined, withdrawn,
+         * or ended with the holder's lock), from the ask to its end.
+         */
+        public void requested(
+                String owner, String view, LockKey key, Instant before, Instant after) {
+            call(
+                    new Call(
+                            Kind.HAND_OVER_REQUEST,
+                            owner,
+                            view,
+                            List.of(key),
+                            LockMode.WRITE,
+                            before,
+                            after,
+                            Outcome.DONE,
+                            List.of(),
                             List.of(),
                             -1,
                             null,
@@ -519,6 +547,9 @@ public final class TortureChecker {
     private final Map<LockKey, List<Call>> takeOversByKey = new HashMap<>();
     private final Map<LockKey, List<Call>> handOversByKey = new HashMap<>();
 
+    /** The requests to hand over that ended without a hand-over, by key. */
+    private final Map<LockKey, List<Call>> requestsByKey = new HashMap<>();
+
     /** The history being judged, in id order. */
     private List<Event> ordered = List.of();
 
@@ -601,6 +632,10 @@ public final class TortureChecker {
                                 .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
                                 .add(call);
                 case SWEEP -> sweeps.add(call);
+                case HAND_OVER_REQUEST ->
+                        requestsByKey
+                                .computeIfAbsent(call.keys().get(0), k -> new ArrayList<>())
+                                .add(call);
                 case ACQUIRE, TAKE_OVER, HAND_OVER ->
                         call.keys().stream()
                                 .map(aggregateOf)
@@ -621,6 +656,7 @@ public final class TortureChecker {
         Comparator<Call> byStart = Comparator.comparing(Call::before);
         takeOversByKey.values().forEach(l -> l.sort(byStart));
         handOversByKey.values().forEach(l -> l.sort(byStart));
+        requestsByKey.values().forEach(l -> l.sort(byStart));
         byOwner.values().forEach(l -> l.sort(byStart));
         forcesByKey.values().forEach(l -> l.sort(byStart));
         acquiresByAggregate.values().forEach(l -> l.sort(byStart));
@@ -925,7 +961,9 @@ public final class TortureChecker {
                     "HANDOVER_WITHDRAWN" ->
                     matched(
                             e,
-                            around(handOversByKey.get(e.key()), e.at()).stream(),
+                            java.util.stream.Stream.concat(
+                                    around(handOversByKey.get(e.key()), e.at()).stream(),
+                                    around(requestsByKey.get(e.key()), e.at()).stream()),
                             "a request to hand over %s",
                             e.key());
             case "EXPIRED" -> {

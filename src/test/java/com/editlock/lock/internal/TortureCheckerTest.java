@@ -789,6 +789,16 @@ class TortureCheckerTest {
     }
 
     @Test
+    void aDeclinedRequestEndsNothingAndItsLinesLieInsideIt() throws Exception {
+        long saras = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        row(302, "HANDOVER_ASKED", key, LockMode.WRITE, sara, saras);
+        row(306, "HANDOVER_DECLINED", key, LockMode.WRITE, sara, saras);
+        seen.requested(omar, null, key, t(300), t(310));
+        released(sara, key, "tab-1", saras, 900);
+        assertThat(violations()).as("a declined request, Sara's lock kept").isEmpty();
+    }
+
+    @Test
     void endsTheCallerWasNotToldOf() throws Exception {
         long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
         row(905, "VIEW_CLOSED", key, LockMode.WRITE, sara, token);
