@@ -11,9 +11,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -729,8 +726,7 @@ public final class Benchmarks {
         static Environment of(LockStore store, Redis redis) throws Exception {
             String pg = store.rows("show server_version").get(0).get(0).toString();
             return new Environment(
-                    ZonedDateTime.now(ZoneOffset.UTC)
-                            .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
+                    RunStamp.now(),
                     Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.vm.name")
                             + " "

@@ -53,8 +53,11 @@ public final class LiveBenchmark {
                                     Duration.ofMinutes(2)));
                 }
                 System.out.printf(
-                        "%nA release reaching %d open read-only pages (%d rounds), %d cores%n%n",
-                        VIEWERS, ROUNDS, Runtime.getRuntime().availableProcessors());
+                        "%nA release reaching %d open read-only pages (%d rounds), %d cores, %s%n%n",
+                        VIEWERS,
+                        ROUNDS,
+                        Runtime.getRuntime().availableProcessors(),
+                        com.editlock.bench.RunStamp.now());
                 System.out.println("| pages on | samples | p50 ms | p99 ms | max ms |");
                 System.out.println("|---|---:|---:|---:|---:|");
                 row(
@@ -159,8 +162,13 @@ public final class LiveBenchmark {
                 }
             }
             System.out.printf(
-                    "%nSoak: %d tabs editing for %d min, %d activity moves: %d spurious releases%n",
-                    tabs.size(), length.toMinutes(), keystrokes, spurious);
+                    "%nSoak (%s): %d tabs editing for %d min, %d activity moves: %d spurious"
+                            + " releases%n",
+                    com.editlock.bench.RunStamp.now(),
+                    tabs.size(),
+                    length.toMinutes(),
+                    keystrokes,
+                    spurious);
         } finally {
             Chromium.quit(browser);
         }

@@ -29,6 +29,8 @@ public final class ReliabilityRun {
         int clients = Integer.getInteger("reliability.clients", 16);
         int outageSeconds = Integer.getInteger("reliability.outage.seconds", 30);
         long seed = Long.getLong("reliability.seed", System.currentTimeMillis());
+        String stamp = com.editlock.bench.RunStamp.now();
+        System.out.println("Reliability run of " + stamp);
         System.out.printf(
                 Locale.ROOT,
                 "Starting PostgreSQL and two Payara Micro nodes (lease %d s, sweep %d s) …%n",
@@ -47,7 +49,7 @@ public final class ReliabilityRun {
                                 otherKeys.get(4),
                                 Duration.ofSeconds(
                                         Integer.getInteger("reliability.churn.seconds", 120)));
-                System.out.println("Tab churn: " + w.summary());
+                System.out.println("Tab churn (" + stamp + "): " + w.summary());
                 w.corrupted().stream()
                         .limit(5)
                         .forEach(x -> System.out.println("CORRUPTED (churn) " + x));
@@ -108,7 +110,10 @@ public final class ReliabilityRun {
                 t.samples().forEach(System.out::println);
                 System.out.printf(
                         Locale.ROOT,
-                        "%,d calls judged; %,d of %,d history rows matched to a call%n",
+                        "Torture ("
+                                + stamp
+                                + "): %,d calls judged; %,d of %,d history rows matched"
+                                + " to a call%n",
                         t.report().callsJudged(),
                         t.report().rowsMatched(),
                         t.report().events());
@@ -148,6 +153,7 @@ public final class ReliabilityRun {
             System.out.println();
             System.out.println("| figure | value |");
             System.out.println("|---|---|");
+            row("run", stamp + ", seed " + seed);
             row(
                     "torture: operations over two nodes",
                     String.format(
@@ -164,6 +170,14 @@ public final class ReliabilityRun {
                             "%,d / %,d / %,d",
                             t.report().tokens(),
                             t.report().saves(),
+                            t.report().events()));
+            row(
+                    "torture: calls judged / history rows matched to a call",
+                    String.format(
+                            Locale.ROOT,
+                            "%,d / %,d of %,d",
+                            t.report().callsJudged(),
+                            t.report().rowsMatched(),
                             t.report().events()));
             row("torture: what the clients did", t.counts().toString());
             row("violations (torture + outage)", String.valueOf(violations));
@@ -220,6 +234,9 @@ public final class ReliabilityRun {
                             + " s): tabs by route / "
                             + "streams refused",
                     w.tabs() + " " + w.routes() + " / " + w.streamsRefused());
+            row(
+                    "tab churn: slowest lock news after the change",
+                    Reliability.millis(w.slowestPush()));
             row(
                     "tab churn: other sessions' answers checked / wrong / container failures in the node logs",
                     w.answersChecked()
@@ -278,6 +295,14 @@ public final class ReliabilityRun {
                                 + " released by the shutdown, "
                                 + c.leftAfterShutdown()
                                 + " left");
+            }
+            if (t.report().rowsMatched() != t.report().events()) {
+                missed.add(
+                        "torture: "
+                                + t.report().rowsMatched()
+                                + " of "
+                                + t.report().events()
+                                + " history rows matched to a call");
             }
             missed.forEach(m -> System.out.println("BOUND MISSED " + m));
             return violations == 0
