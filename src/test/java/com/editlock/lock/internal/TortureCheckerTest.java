@@ -720,6 +720,49 @@ class TortureCheckerTest {
     }
 
     /**
+     * The admin is told nobody holds the key while the row of a lock whose lease ran out still
+     * waits for the sweep: the lapsed lock held nothing. A lock whose lease a heartbeat had
+     * certainly extended past the answer is still reported.
+     */
+    @Test
+    void forceReleasesAnsweredNobodyWhileOnlyALapsedRowWasThere() throws Exception {
+        long lapsed = granted(sara, key, LockMode.READ, "tab-1", 100); // lease to 1100 at least
+        refusedForceRelease(key, 1200);
+        seen.swept(t(1300), t(1310));
+        row(1305, "EXPIRED", key, LockMode.READ, sara, lapsed);
+        assertThat(violations()).as("a lapsed lock is not the admin's to free").isEmpty();
+
+        long running = granted(sara, variables, LockMode.WRITE, "tab-2", 2000);
+        seen.renewedCall(sara, "tab-2", t(2500), t(2510), 1); // lease to 3500 at least
+        refusedForceRelease(variables, 3200);
+        seen.swept(t(3600), t(3610));
+        row(3605, "EXPIRED", variables, LockMode.WRITE, sara, running);
+        assertOnly("a force release of the key by an admin");
+        assertThat(violations())
+                .singleElement()
+                .asString()
+                .contains("(answered not held) left token " + running);
+    }
+
+    private void refusedForceRelease(LockKey on, long from) {
+        seen.call(
+                new TortureChecker.Call(
+                        TortureChecker.Kind.FORCE_RELEASE,
+                        null,
+                        null,
+                        List.of(on),
+                        null,
+                        t(from),
+                        t(from + 10),
+                        TortureChecker.Outcome.REFUSED,
+                        List.of(),
+                        List.of(),
+                        -1,
+                        null,
+                        null));
+    }
+
+    /**
      * Two admins force-release the same key at once: the row goes to the one told of the token, the
      * other (told of nothing) released nothing.
      */
