@@ -811,10 +811,29 @@ final class ClusterTorture {
                 }
             }
             if (screens) {
-                screenLogout();
+                logOutWhileEditing();
             } else {
                 logout();
             }
+        }
+
+        /**
+         * The screen user's last step: a logout while a tab edits, so that every run ends at least
+         * one screen session that holds a lock (a logout amid the steps is one in thirty-three of
+         * an editing tab's steps, which a short run may never take). A few tries: a record another
+         * session holds opens read-only.
+         */
+        private void logOutWhileEditing() {
+            for (int tries = 0; tries < 10 && (tab == null || tab.token == null); tries++) {
+                if (tab != null) {
+                    closeTab(false);
+                }
+                openTab();
+            }
+            if (tab != null && tab.token != null) {
+                count("screen session ended");
+            }
+            screenLogout();
         }
 
         private void logout() {

@@ -111,7 +111,7 @@ class PlantedBugsOverTwoNodesIT {
     /**
      * A short two-node torture where records change hands: a dozen fresh records, whole ones only
      * (so that nothing but the lock asked for stands between two sessions), the admin taking one
-     * over in every fourth step, an editor asking for one in every tenth.
+     * over or releasing it by force in every fourth step, an editor asking for one in every tenth.
      */
     private static ClusterTorture.Result passingOn(long seed) throws Exception {
         List<String> whole =
@@ -144,16 +144,11 @@ class PlantedBugsOverTwoNodesIT {
     }
 
     /**
-     * The screens' tab close, a logout (API and screens), the admin's force release: each bug
-     * reported by the checker on its own.
+     * The screens' tab close and a logout (API and screens): each bug reported by the checker on
+     * its own.
      */
     @ParameterizedTest
-    @EnumSource(
-            names = {
-                "TAB_RELEASE_FREES_NOTHING",
-                "SESSION_END_KEEPS_WRITE_LOCKS",
-                "FORCE_RELEASE_FREES_NOTHING"
-            })
+    @EnumSource(names = {"TAB_RELEASE_FREES_NOTHING", "SESSION_END_KEEPS_WRITE_LOCKS"})
     void eachPlantedBugIsReportedByTheCheckerOverTwoNodes(PlantedBug bug) throws Exception {
         plant(bug);
         try {
@@ -169,12 +164,20 @@ class PlantedBugsOverTwoNodesIT {
     }
 
     /**
-     * The admin's take-over and a hand-over an editor agreed to, on records that change hands
-     * often: each bug reported by the checker on its own. The same plan with nothing planted must
-     * be clean and take both paths.
+     * The admin's force release and take-over and a hand-over an editor agreed to, on records that
+     * change hands often: each bug reported by the checker on its own. The same plan with nothing
+     * planted must be clean and take every one of these paths. The force release is here rather
+     * than in the plan above: over the keys of 40 records most of the admin's force releases find
+     * nothing held (one or two end a lock a run), too few to be sure a bug that frees nothing is
+     * seen.
      */
     @ParameterizedTest
-    @EnumSource(names = {"TAKE_OVER_LEAVES_THE_HOLDER", "HAND_OVER_FREES_NOTHING"})
+    @EnumSource(
+            names = {
+                "FORCE_RELEASE_FREES_NOTHING",
+                "TAKE_OVER_LEAVES_THE_HOLDER",
+                "HAND_OVER_FREES_NOTHING"
+            })
     void passingOnBugsAreReportedByTheCheckerOverTwoNodes(PlantedBug bug) throws Exception {
         plant(bug);
         try {
@@ -197,7 +200,8 @@ class PlantedBugsOverTwoNodesIT {
         assertThat(r.violations()).isEmpty();
         assertThat(r.samples()).as("every answer one the API and the screens promise").isEmpty();
         assertThat(r.counts())
-                .as("records were taken over from their holders and handed over")
-                .containsKeys("history TAKEN_OVER", "history HANDED_OVER");
+                .as("records were released by force, taken over from their holders and handed over")
+                .containsKeys(
+                        "history FORCE_RELEASED", "history TAKEN_OVER", "history HANDED_OVER");
     }
 }
