@@ -8,7 +8,6 @@ import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -17,7 +16,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -30,11 +28,12 @@ import java.util.logging.Logger;
  * share one). When no stream carries a tab any more — the writer's keep-alive failed, so the client
  * is gone — and no stream brings it back within {@code locks.tab.grace.seconds} (a reload or a
  * dropped connection comes back well inside it), the locks that tab holds are released ({@code
- * VIEW_CLOSED}) and it stops being a viewer. A polite leave ({@code pagehide}) releases at once.
- * Other tabs of the session keep theirs. {@link TabSockets} orders one tab's events, so a loss
- * racing a reconnect ends either released (the tab stayed away) or kept (it came back in time),
- * never a release of a tab that is open. A tab that comes back after its release is told to look
- * again: its page then shows what happened, with the user's input kept.
+ * VIEW_CLOSED}) and it stops being a viewer; the releases run on their own threads ({@link
+ * TabReleases}), so one that waits on the database holds up no other. A polite leave ({@code
+ * pagehide}) releases at once. Other tabs of the session keep theirs. {@link TabSockets} orders one
+ * tab's events, so a loss racing a reconnect ends either released (the tab stayed away) or kept (it
+ * came back in time), never a release of a tab that is open. A tab that comes back after its
+ * release is told to look again: its page then shows what happened, with the user's input kept.
  *
  * <p><b>Who may carry a tab.</b> A stream names its tabs; each is accepted only from the session
  * that opened its page (the session cookie the stream was opened with, compared without touching
@@ -57,6 +56,7 @@ public class LivePages {
 
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private TabSockets tabs;
+    private TabReleases releases;
     private LiveStreams streams;
     private Thread writer;
 
@@ -70,21 +70,12 @@ public class LivePages {
 
     @Inject HttpServletRequest request;
 
-    @Resource ManagedScheduledExecutorService scheduler;
-
     @Resource ManagedThreadFactory threads;
 
     @PostConstruct
     void start() {
-        tabs =
-                new TabSockets(
-                        task -> {
-                            ScheduledFuture<?> pending =
-                                    scheduler.schedule(
-                                            task, settings.tabGraceSeconds(), TimeUnit.SECONDS);
-                            return () -> pending.cancel(false);
-                        },
-                        this::releaseTab);
+        releases = new TabReleases(threads, settings.tabGraceSeconds() * 1000L);
+        tabs = new TabSockets(releases, this::releaseTab);
         long origin = System.nanoTime();
         streams =
                 new LiveStreams(
@@ -101,6 +92,7 @@ public class LivePages {
         streams.stop();
         try {
             writer.join(5000);
+            releases.stop(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
