@@ -11,6 +11,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 
 /**
  * What browser tests do on Editlock's pages: log in, read an element, listen to the live regions.
@@ -38,7 +39,7 @@ final class Pages {
 
     /**
      * The text of the element marked {@code data-testid=id}, read again if the page re-rendered it
-     * (a live update) while it was being read.
+     * (a live update) or went to a new document while it was being read.
      */
     static String testId(WebDriver browser, String id) {
         for (int attempt = 0; ; attempt++) {
@@ -46,12 +47,22 @@ final class Pages {
                 return browser.findElement(By.cssSelector("[data-testid='" + id + "']"))
                         .getText()
                         .trim();
-            } catch (StaleElementReferenceException e) {
-                if (attempt == 5) {
+            } catch (WebDriverException e) {
+                if (!replaced(e) || attempt == 5) {
                     throw e;
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code e} says the element found is no longer in the page: stale, or — Chromium's
+     * driver, when the document was replaced between the find and the read — "Node with given id
+     * does not belong to the document".
+     */
+    private static boolean replaced(WebDriverException e) {
+        return e instanceof StaleElementReferenceException
+                || String.valueOf(e.getMessage()).contains("does not belong to the document");
     }
 
     /**
