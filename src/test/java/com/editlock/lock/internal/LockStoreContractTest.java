@@ -721,6 +721,70 @@ class LockStoreContractTest {
                 .isEqualTo(HandoverRequest.State.ENDED);
     }
 
+    @Test
+    void aClosedRequestSaysWhatBecameOfItAndWhenAndOnlyOpenOnesAreListedOrKeptFromThePurge() {
+        write(frame, sara);
+        write(wheels, sara);
+        HandoverRequest declined = ask(frame, omar, null);
+        answer(declined, sara, false);
+        Instant answeredAt =
+                handovers.find(declined.id(), sara.ownerId()).orElseThrow().answeredAt();
+        assertThat(answeredAt).as("a closed request knows when it closed").isNotNull();
+        assertThatThrownBy(() -> answer(declined, sara, true))
+                .as("answering twice names the first answer and its time, as the screen shows it")
+                .isInstanceOfSatisfying(
+                        HandoverRefusedException.class,
+                        e -> {
+                            assertThat(e.reason())
+                                    .isEqualTo(HandoverRefusedException.Reason.NOT_OPEN);
+                            assertThat(e.getMessage())
+                                    .isEqualTo(
+                                            "This request is no longer open: You kept editing. ("
+                                                    + java.time.format.DateTimeFormatter.ofPattern(
+                                                                    "HH:mm:ss")
+                                                            .withZone(
+                                                                    java.time.ZoneId
+                                                                            .systemDefault())
+                                                            .format(answeredAt)
+                                                    + ")");
+                        });
+        HandoverRequest waiting = ask(wheels, omar, "when you can");
+        HandoverRequest withdrawn =
+                store.inTransaction(() -> handovers.withdraw(waiting.id(), omar.ownerId()));
+        assertThat(withdrawn)
+                .as("withdrawing answers with the request as it now stands")
+                .satisfies(
+                        r -> {
+                            assertThat(r.id()).isEqualTo(waiting.id());
+                            assertThat(r.state()).isEqualTo(HandoverRequest.State.WITHDRAWN);
+                            assertThat(r.answeredAt()).isNotNull();
+                            assertThat(r.askerSentence())
+                                    .isEqualTo("You withdrew your request to Sara.");
+                        });
+        HandoverRequest open = ask(frame, ada, null);
+        assertThat(handovers.openFor(List.of(frame, wheels)))
+                .as("the records' pages list the open requests only")
+                .extracting(HandoverRequest::id)
+                .containsExactly(open.id());
+        assertThat(handovers.openFor(List.of(whole))).isEmpty();
+        assertThat(handovers.openFor(List.of())).isEmpty();
+        store.execute(
+                "update handover_request set asked_at = asked_at - interval '400 days'"
+                        + " where id in (?, ?, ?)",
+                declined.id(),
+                waiting.id(),
+                open.id());
+        assertThat(handovers.purge(365))
+                .as("the purge deletes the two closed requests past their days and says so")
+                .isEqualTo(2);
+        assertThat(handovers.find(declined.id(), sara.ownerId())).isEmpty();
+        assertThat(handovers.find(waiting.id(), omar.ownerId())).isEmpty();
+        assertThat(handovers.find(open.id(), ada.ownerId()))
+                .as("an open request stays, however old")
+                .isPresent();
+        assertThat(handovers.purge(365)).as("nothing left to purge").isZero();
+    }
+
     // ---- leases, judged by the database's clock ----
 
     @Test
