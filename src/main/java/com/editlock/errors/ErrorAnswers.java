@@ -86,7 +86,7 @@ public final class ErrorAnswers {
         String message = key == null ? text : words(reader, key, args);
         if (api) {
             response.setContentType("application/json");
-            out.write("{\"error\":" + json(message) + "}");
+            out.write(errorJson(message));
         } else {
             response.setContentType("text/html");
             response.setHeader("Content-Language", reader.getLanguage());
@@ -217,21 +217,11 @@ public final class ErrorAnswers {
         return b.toString();
     }
 
-    public static String json(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+    /**
+     * The JSON answer {@code {"error": message}}, written by JSON-P as every other answer of the
+     * API is.
+     */
+    public static String errorJson(String message) {
+        return jakarta.json.Json.createObjectBuilder().add("error", message).build().toString();
     }
 }

@@ -21,7 +21,7 @@ public final class Languages {
     public static final String PARAMETER = "lang";
 
     /** Every sentence: {@code Text.properties} in English, {@code Text_de.properties} in German. */
-    public static final String BUNDLE = "com.editlock.web.Text";
+    public static final String BUNDLE = "com.editlock.platform.Text";
 
     public static final List<Locale> SPOKEN = List.of(Locale.ENGLISH, Locale.GERMAN);
 

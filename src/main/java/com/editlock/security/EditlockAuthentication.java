@@ -397,7 +397,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             response.setHeader("Cache-Control", "no-store");
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
-            response.getWriter().write("{\"error\":" + ErrorAnswers.json(message) + "}");
+            response.getWriter().write(ErrorAnswers.errorJson(message));
         } catch (IOException e) {
             // the client went away; nothing more to tell it
         }

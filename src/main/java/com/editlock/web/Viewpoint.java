@@ -22,7 +22,8 @@ import java.util.ResourceBundle;
  * shows them. The language is the one Faces settled for the page ({@link LanguageViewHandler}: the
  * reader's choice, else the browser's {@code Accept-Language}); the zone is the browser's own,
  * which every page's script keeps in the cookie {@value #ZONE_COOKIE} (UTC until a page has run).
- * Every sentence comes from the bundle {@code com.editlock.web.Text} ({@code Text_de} in German).
+ * Every sentence comes from the bundle {@code com.editlock.platform.Text} ({@code Text_de} in
+ * German).
  */
 @Named("viewpoint")
 @RequestScoped

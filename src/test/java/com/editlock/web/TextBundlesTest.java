@@ -34,10 +34,10 @@ class TextBundlesTest {
         var german = new java.util.Properties();
         try (var in =
                         TextBundlesTest.class.getResourceAsStream(
-                                "/com/editlock/web/Text.properties");
+                                "/com/editlock/platform/Text.properties");
                 var de =
                         TextBundlesTest.class.getResourceAsStream(
-                                "/com/editlock/web/Text_de.properties")) {
+                                "/com/editlock/platform/Text_de.properties")) {
             english.load(
                     new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
             german.load(new java.io.InputStreamReader(de, java.nio.charset.StandardCharsets.UTF_8));
