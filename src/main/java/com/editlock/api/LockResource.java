@@ -5,6 +5,7 @@ import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.Handovers;
 import com.editlock.lock.Heartbeats;
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
@@ -51,6 +52,8 @@ public class LockResource {
 
     @Inject LockManager locks;
 
+    @Inject LockAdministration administration;
+
     @Inject Handovers handovers;
 
     @Inject Heartbeats heartbeats;
@@ -95,7 +98,7 @@ public class LockResource {
             return Response.ok(all.build()).build();
         }
         LockPage<Lock> page =
-                locks.find(
+                administration.find(
                         new LockQuery(
                                 null,
                                 null,
@@ -147,7 +150,7 @@ public class LockResource {
                             + ": add ?reason=… (it is shown to them and kept in the history).");
         }
         try {
-            locks.forceRelease(key, me.login(), reason);
+            administration.forceRelease(key, me.login(), reason);
         } catch (IllegalArgumentException e) {
             throw new BadRequestException(e.getMessage());
         }
@@ -326,7 +329,7 @@ public class LockResource {
         int rows = whole(limit, "limit", 100, 1, 1000);
         LockKey key = resource == null ? null : LockKey.parse(resource);
         JsonArrayBuilder all = Json.createArrayBuilder();
-        locks.history(key, rows).forEach(e -> all.add(LockJson.event(e)));
+        administration.history(key, rows).forEach(e -> all.add(LockJson.event(e)));
         return all.build();
     }
 

@@ -7,8 +7,8 @@ import java.util.Optional;
 /**
  * Asking the holder of a lock to hand it over. A person who finds a record locked asks its holder
  * (with an optional note); the holder hands it over — the lock passes in one transaction through
- * {@link LockManager#handOver}, with no moment a third person could take it — or keeps editing
- * (with an optional reply); a request nobody answers times out after {@code
+ * the store's own hand-over, with no moment a third person could take it — or keeps editing (with
+ * an optional reply); a request nobody answers times out after {@code
  * locks.handover.timeout.seconds} and changes nothing. Every step is a line in the lock history,
  * which is also how every open page hears of it.
  *

@@ -2,11 +2,12 @@ package com.editlock.lock;
 
 /**
  * Where a tab's heartbeat goes: the node notes it in memory and renews the leases of all the tabs
- * that beat, in one statement, at most a second later ({@link LockManager#renew(java.util.List)}).
- * Keeping a page's locks alive thus costs the database a fixed number of statements per node,
- * whatever the number of open tabs. The lease a beat earns runs from the beat itself, so the bulk
- * renewal shortens nothing and lengthens nothing; a tab that stops beating lapses within the lease
- * and the sweep, exactly as before, and a node that dies stops renewing its tabs.
+ * that beat, in one statement, at most a second later (the store's bulk renewal in {@code
+ * lock.internal}). Keeping a page's locks alive thus costs the database a fixed number of
+ * statements per node, whatever the number of open tabs. The lease a beat earns runs from the beat
+ * itself, so the bulk renewal shortens nothing and lengthens nothing; a tab that stops beating
+ * lapses within the lease and the sweep, exactly as before, and a node that dies stops renewing its
+ * tabs.
  */
 public interface Heartbeats {
 

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The only door to the {@code app_lock} table: Fowler's <em>Pessimistic Offline Lock</em> with the
- * database as referee.
+ * The lock protocol, as screens, the API and services use it: Fowler's <em>Pessimistic Offline
+ * Lock</em> with the database as referee. What administrators do (find, sum up, force-release, read
+ * and purge the history) is {@link LockAdministration}; what only the store's own machinery does
+ * (renew leases in bulk, sweep lapsed locks, pass a lock on for a hand-over) belongs to neither
+ * face and lives in {@code lock.internal}.
  *
  * <p>The protocol:
  *
@@ -17,12 +20,12 @@ import java.util.Optional;
  *       it, since when and until when at the latest.
  *   <li>A grant carries a fencing token; every save presents it ({@link #verify}) in the save's own
  *       transaction, so a writer who lost the lock is refused.
- *   <li>The holder's heartbeat ({@link #renew}, in bulk per node through {@link Heartbeats})
- *       extends the lease; without it the lock lapses and the sweep ({@link #sweepExpired}) removes
- *       it.
+ *   <li>The holder's heartbeat (in bulk per node through {@link Heartbeats}) extends the lease;
+ *       without it the lock lapses and the node's sweep removes it.
  *   <li>Locks end explicitly ({@link #release}), with the tab ({@link #releaseView}), with the HTTP
- *       session ({@link #releaseAll}), by lease expiry, or by an admin ({@link #forceRelease}).
- *       Every grant, denial and release is written to {@code lock_event} with its cause.
+ *       session ({@link #releaseAll}), by lease expiry, or by an admin ({@link
+ *       LockAdministration#forceRelease}). Every grant, denial and release is written to {@code
+ *       lock_event} with its cause.
  * </ol>
  *
  * Re-acquiring a lock one already holds succeeds, keeps its token and moves it to the new view (a
@@ -57,23 +60,6 @@ public interface LockManager {
      */
     List<LockKey> releaseAll(String ownerId);
 
-    /**
-     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's)
-     * now. Returns the number of renewed locks. See {@link #renew(List)}.
-     */
-    default int renew(String ownerId, String view) {
-        return renew(List.of(Beat.now(ownerId, view)))[0];
-    }
-
-    /**
-     * Extends, in one statement, the leases of every beating tab (or session): each lock to a lease
-     * after its own beat ({@link Beat#ago()}), never shorter than it was and never past its maximum
-     * age. A lapsed lock that nobody has taken or swept yet is renewed too, and audited as such: a
-     * row blocks every conflicting grant until it is deleted, so nobody can have been granted
-     * anything beside it. Returns, per beat, the number of locks it renewed.
-     */
-    int[] renew(List<Beat> beats);
-
     /** The live lock on {@code key}: the writer if there is one, else the oldest reader. */
     Optional<Lock> holder(LockKey key);
 
@@ -84,7 +70,7 @@ public interface LockManager {
      * The live locks inside any of {@code aggregates}, oldest first: one query for a whole list
      * screen.
      */
-    List<Lock> locksIn(java.util.Collection<LockKey> aggregates);
+    List<Lock> locksIn(Collection<LockKey> aggregates);
 
     /**
      * Whether {@code held} is still live, for a page that wants to tell its user at once: empty
@@ -95,13 +81,6 @@ public interface LockManager {
 
     /** The owner's live locks. */
     List<Lock> locksOf(String ownerId);
-
-    /**
-     * Releases whoever holds {@code key}, audited with the admin and the reason.
-     *
-     * @throws IllegalArgumentException when the reason is blank or longer than 500 characters
-     */
-    List<Lock> forceRelease(LockKey key, String adminLogin, String reason);
 
     /**
      * Takes {@code key} from whoever holds it and grants it to {@code taker} (WRITE, for {@code
@@ -116,25 +95,6 @@ public interface LockManager {
     Lock takeOver(LockKey key, LockOwner taker, String view, String actorLogin, String reason);
 
     /**
-     * Hands the holder's WRITE lock on {@code key} (the grant {@code holderToken} of {@code
-     * holderOwnerId}) to {@code receiver} for {@code view}, in one transaction under the
-     * aggregate's serialization, joining the caller's: the holder's line ends {@code HANDED_OVER}
-     * with the receiver as actor and {@code note}, the receiver's {@code ACQUIRED} follows, and no
-     * third acquirer can be granted anything in between.
-     *
-     * @throws LockNotHeldException when that grant is no longer live (released, lapsed, taken),
-     *     saying how it ended; nothing changes
-     * @throws LockUnavailableException when others' locks besides the holder's stand in the way
-     */
-    Lock handOver(
-            LockKey key,
-            String holderOwnerId,
-            long holderToken,
-            LockOwner receiver,
-            String view,
-            String note);
-
-    /**
      * Checks, inside the caller's transaction, that {@code owner} still holds a live WRITE lock on
      * {@code key} with {@code fencingToken}, and keeps it from being released until that
      * transaction ends. A READ lock never writes.
@@ -144,38 +104,9 @@ public interface LockManager {
      */
     Lock verify(LockKey key, String ownerId, long fencingToken);
 
-    /** A page of the live locks, filtered and sorted in the database (the admin dashboard). */
-    LockPage<Lock> find(LockQuery query);
-
-    /** Locks held now, refusals and force releases in the last hour, the oldest lock. */
-    LockSummary summary();
-
     /**
-     * Releases everything {@code userLogin} holds, in all their sessions, audited with the admin
-     * and the reason.
-     *
-     * @throws IllegalArgumentException when the reason is blank or longer than 500 characters
+     * How the last lock on {@code key} ended (the newest line of its history that ends a lock), to
+     * tell a page why the record is free; empty when its history holds no ending.
      */
-    List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason);
-
-    /** A page of the history, newest first. */
-    LockPage<LockEvent> history(HistoryQuery query);
-
-    /**
-     * Deletes history lines older than {@code days}, in batches each committed on its own. Returns
-     * how many.
-     */
-    long purgeHistory(int days);
-
-    /**
-     * The newest {@code limit} history lines of {@code key} (all resources when {@code null}),
-     * newest first.
-     */
-    List<LockEvent> history(LockKey key, int limit);
-
-    /**
-     * Deletes lapsed locks in batches, each batch committed on its own, auditing each as expired.
-     * Safe to run on several nodes at once. Returns the released keys.
-     */
-    List<LockKey> sweepExpired();
+    Optional<LockEvent> lastEnding(LockKey key);
 }

@@ -5,8 +5,8 @@ import com.editlock.live.LivePages;
 import com.editlock.live.Presence;
 import com.editlock.live.Viewer;
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockKey;
-import com.editlock.lock.LockManager;
 import com.editlock.lock.LockPage;
 import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockSummary;
@@ -161,7 +161,7 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    @Inject transient LockManager locks;
+    @Inject transient LockAdministration locks;
 
     @Inject transient ConfiguratorService configurators;
 
@@ -348,9 +348,12 @@ public class LockDashboard implements Serializable {
         if (pendingUser != null) {
             released = locks.forceReleaseAllOf(pendingUser, admin, reason).size();
         } else {
-            for (String key : pendingKeys) {
-                released += locks.forceRelease(LockKey.parse(key), admin, reason).size();
-            }
+            released =
+                    locks.forceRelease(
+                                    pendingKeys.stream().map(LockKey::parse).toList(),
+                                    admin,
+                                    reason)
+                            .size();
         }
         message(FacesMessage.SEVERITY_INFO, reader.say("dashboard.released", released));
         cancel();

@@ -2,10 +2,10 @@ package com.editlock.web;
 
 import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.InvalidLockKeyException;
+import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
-import com.editlock.lock.LockManager;
 import com.editlock.lock.LockPage;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
@@ -32,7 +32,7 @@ public class LockHistory implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final int PAGE_SIZE = 50;
 
-    @Inject transient LockManager locks;
+    @Inject transient LockAdministration locks;
 
     @Inject transient Settings settings;
 

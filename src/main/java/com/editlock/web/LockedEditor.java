@@ -8,7 +8,6 @@ import com.editlock.live.LivePages;
 import com.editlock.live.Presence;
 import com.editlock.live.Viewer;
 import com.editlock.lock.Handovers;
-import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockKey;
@@ -65,6 +64,8 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     @Inject transient ResourceCatalog catalog;
 
     @Inject transient Drafts drafts;
+
+    @Inject transient com.editlock.configurator.EditVisits visits;
 
     @Inject transient Handovers handovers;
 
@@ -382,8 +383,10 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             error(reader.say("save.notEditing"));
             return null;
         }
+        Lock saving = lock;
         try {
-            write(lock);
+            visits.saveAndRelease(
+                    saving, viewToken, owner.get().login(), shownKey, () -> write(saving));
         } catch (LockNotHeldException | ConcurrentModificationException e) {
             lock = null;
             refused = true;
@@ -411,12 +414,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             error(reader.say("store.failed") + " " + reader.say("save.typedStays"));
             return null;
         }
-        release();
-        try { // saved: what was typed is in the record now
-            drafts.delete(owner.get().login(), shownKey);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Saved, but could not delete the saved draft", e);
-        }
+        lock = null; // saved, released and its draft gone, all in one transaction
         info(reader.say("save.done", title()));
         return returnOutcome() + "?faces-redirect=true";
     }
@@ -665,13 +663,7 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
      */
     private LockEvent howItEnded(LockKey key) {
         try {
-            return locks
-                    .history(new HistoryQuery(key, null, null, null, null, 0, 5))
-                    .rows()
-                    .stream()
-                    .filter(e -> e.type().endsLock())
-                    .findFirst()
-                    .orElse(null);
+            return locks.lastEnding(key).orElse(null);
         } catch (RuntimeException e) { // the sentence then names no cause
             LOG.log(Level.FINE, "Could not read how a lock ended", e);
             return null;

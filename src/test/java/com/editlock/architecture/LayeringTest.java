@@ -2,10 +2,12 @@ package com.editlock.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.editlock.lock.LockAdministration;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -26,7 +28,11 @@ import org.junit.jupiter.api.Test;
  *
  * A package may import its own layer's packages and those below, never above; no packages form a
  * cycle; and only the fenced {@code container} package touches the container's or the persistence
- * provider's own classes.
+ * provider's own classes. Inside the lock API, the protocol ({@code LockManager}) and the
+ * administration ({@code LockAdministration}) are two faces for two kinds of reader: only the
+ * dashboard, the history page, the API and the store administer locks, and neither face offers the
+ * store's own machinery (bulk renewal, the sweep, passing a lock on). Every rule has a planted
+ * class it must catch.
  */
 class LayeringTest {
 
@@ -105,6 +111,33 @@ class LayeringTest {
                     .because(
                             "what Editlock does because of its container lives in one fenced package, com.editlock.container");
 
+    static final ArchRule ADMINISTRATION_CALLERS =
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackages("com.editlock.lock..", "com.editlock.api..")
+                    .and()
+                    .doNotHaveFullyQualifiedName("com.editlock.web.LockDashboard")
+                    .and()
+                    .doNotHaveFullyQualifiedName("com.editlock.web.LockHistory")
+                    .should()
+                    .dependOnClassesThat()
+                    .areAssignableTo(LockAdministration.class)
+                    .because(
+                            "force releases, the history and its purge are for the dashboard, the history page, the API's admin endpoints and the store's timer");
+
+    static final ArchRule FACES_WITHOUT_MACHINERY =
+            noMethods()
+                    .that()
+                    .areDeclaredInClassesThat()
+                    .resideInAPackage("com.editlock.lock")
+                    .and()
+                    .areDeclaredInClassesThat()
+                    .areInterfaces()
+                    .should()
+                    .haveNameMatching("renew.*|sweep.*|handOver")
+                    .because(
+                            "renewing leases, sweeping and passing a lock on are the store's own work (lock.internal), not a face's");
+
     private static final JavaClasses MAIN =
             new ClassFileImporter()
                     .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -158,5 +191,46 @@ class LayeringTest {
         assertThatThrownBy(() -> NO_CYCLES.check(planted))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("Cycle detected");
+    }
+
+    @Test
+    void onlyTheDashboardTheHistoryTheApiAndTheStoreAdministerLocks() {
+        ADMINISTRATION_CALLERS.check(MAIN);
+    }
+
+    @Test
+    void anEditingScreenForceReleasingByItselfIsCaught() {
+        JavaClasses planted =
+                new ClassFileImporter()
+                        .importClasses(
+                                com.editlock.web.LockDashboard.class,
+                                plantedClass("com.editlock.web.PlantedAdministrationCaller"));
+        assertThatThrownBy(() -> ADMINISTRATION_CALLERS.check(planted))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedAdministrationCaller")
+                .hasMessageNotContaining("LockDashboard.");
+    }
+
+    @Test
+    void neitherFaceOffersTheStoresMachinery() {
+        FACES_WITHOUT_MACHINERY.check(MAIN);
+    }
+
+    @Test
+    void aFaceOfferingABulkRenewalIsCaught() {
+        JavaClasses planted =
+                new ClassFileImporter()
+                        .importClasses(plantedClass("com.editlock.lock.PlantedInternalFace"));
+        assertThatThrownBy(() -> FACES_WITHOUT_MACHINERY.check(planted))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedInternalFace.renew");
+    }
+
+    private static Class<?> plantedClass(String name) {
+        try {
+            return Class.forName(name);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError("the planted fixture " + name + " is missing", e);
+        }
     }
 }

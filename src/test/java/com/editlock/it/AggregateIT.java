@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.editlock.configurator.ConfiguratorDraft;
 import com.editlock.configurator.ConfiguratorService;
+import com.editlock.configurator.Drafts;
+import com.editlock.configurator.EditVisits;
+import com.editlock.configurator.FiltersDraft;
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockAdministration;
+import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
@@ -61,7 +66,13 @@ public class AggregateIT {
 
     @Inject LockManager locks;
 
+    @Inject LockAdministration admin;
+
     @Inject ConfiguratorService configurators;
+
+    @Inject EditVisits visits;
+
+    @Inject Drafts drafts;
 
     @ArquillianResource URL base;
 
@@ -152,7 +163,7 @@ public class AggregateIT {
         locks.releaseAll(sara.ownerId());
 
         Lock whole = locks.acquire(LockKey.configurator(2), LockMode.WRITE, sara, null);
-        locks.forceRelease(LockKey.configurator(2), "ada", "Audit");
+        admin.forceRelease(LockKey.configurator(2), "ada", "Audit");
         assertThatThrownBy(() -> configurators.saveConfigurator(whole, renamed))
                 .isInstanceOf(LockNotHeldException.class)
                 .hasMessageContaining("Ada released your lock: Audit");
@@ -176,6 +187,78 @@ public class AggregateIT {
         ConfiguratorDraft after = configurators.current(2).orElseThrow();
         assertThat(after.name()).isEqualTo(before.name());
         assertThat(after.version()).isEqualTo(before.version());
+    }
+
+    /**
+     * Save, release and the saved draft's deletion are one transaction. A failure planted between
+     * the write and the release (a trigger refusing the release's audit line) leaves the record as
+     * it was, the lock held with its token and the draft kept, so Save can be pressed again; the
+     * same save without it writes the rules, frees the record and drops the draft.
+     */
+    @Test
+    void aSaveWritesReleasesAndDropsItsDraftTogetherOrNotAtAll() throws Exception {
+        LockKey key = LockKey.itemFilters(10);
+        String login = "omar"; // a draft belongs to a person of the user directory
+        LockOwner me = new LockOwner(UUID.randomUUID().toString(), login, "Omar");
+        FiltersDraft before = configurators.currentFilters(10).orElseThrow();
+        List<String> typed = List.of("planted rule " + UUID.randomUUID());
+        FiltersDraft changed =
+                new FiltersDraft(
+                        10,
+                        before.itemName(),
+                        before.configuratorId(),
+                        before.configuratorName(),
+                        typed);
+        Lock held = locks.acquire(key, LockMode.WRITE, me, "tab-1");
+        try {
+            drafts.save(login, key, "{\"rules\":[]}", "{}");
+            execute(
+                    "create function planted_refuse_release() returns trigger language plpgsql as"
+                            + " $$ begin raise exception 'planted: the release fails'; end $$");
+            try {
+                execute(
+                        "create trigger planted_refuse_release before insert on lock_event for each"
+                                + " row when (new.resource_key = 'item:10:filters' and"
+                                + " new.event_type = 'RELEASED') execute function"
+                                + " planted_refuse_release()");
+                assertThatThrownBy(
+                                () ->
+                                        visits.saveAndRelease(
+                                                held,
+                                                "tab-1",
+                                                login,
+                                                key,
+                                                () -> configurators.saveFilters(held, changed)))
+                        .hasStackTraceContaining("planted: the release fails");
+            } finally {
+                execute("drop trigger if exists planted_refuse_release on lock_event");
+                execute("drop function if exists planted_refuse_release()");
+            }
+            assertThat(configurators.currentFilters(10).orElseThrow().rules())
+                    .as("the write was rolled back with the release")
+                    .isEqualTo(before.rules());
+            assertThat(locks.holder(key))
+                    .as("the lock is still the saver's, with its token")
+                    .map(Lock::fencingToken)
+                    .hasValue(held.fencingToken());
+            assertThat(drafts.find(login, key)).as("the draft is kept").isPresent();
+
+            visits.saveAndRelease(
+                    held, "tab-1", login, key, () -> configurators.saveFilters(held, changed));
+            assertThat(configurators.currentFilters(10).orElseThrow().rules()).isEqualTo(typed);
+            assertThat(locks.holder(key)).as("saved and released").isEmpty();
+            assertThat(drafts.find(login, key)).as("the saved draft is gone").isEmpty();
+            assertThat(locks.lastEnding(key))
+                    .map(LockEvent::userLogin)
+                    .as("released by the save, audited as a release")
+                    .hasValue(login);
+
+            Lock again = locks.acquire(key, LockMode.WRITE, me, "tab-1");
+            configurators.saveFilters(again, before);
+        } finally {
+            locks.releaseAll(me.ownerId());
+            drafts.delete(login, key);
+        }
     }
 
     // ---- over HTTP ----
@@ -468,6 +551,14 @@ public class AggregateIT {
     private static JsonObject json(String body) {
         try (var reader = Json.createReader(new StringReader(body))) {
             return reader.readObject();
+        }
+    }
+
+    private static void execute(String sql) throws Exception {
+        DataSource ds = InitialContext.doLookup("java:app/jdbc/editlock");
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.execute();
         }
     }
 

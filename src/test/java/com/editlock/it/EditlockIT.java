@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
@@ -13,6 +14,7 @@ import com.editlock.lock.LockMode;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockUnavailableException;
+import com.editlock.lock.internal.JdbcLockManager;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
@@ -60,6 +62,11 @@ public class EditlockIT {
     }
 
     @Inject LockManager locks;
+
+    @Inject LockAdministration admin;
+
+    /** The store itself, for what no face offers: a heartbeat's renewal, now. */
+    @Inject JdbcLockManager store;
 
     @ArquillianResource URL base;
 
@@ -222,7 +229,7 @@ public class EditlockIT {
                                                 key.toString())
                                         == 0);
         assertThat(types(key, mark)).startsWith("EXPIRED", "ACQUIRED");
-        assertThat(locks.renew(sara.ownerId(), null)).as("nothing left to renew").isZero();
+        assertThat(store.renew(sara.ownerId(), null)).as("nothing left to renew").isZero();
     }
 
     @Test
@@ -239,7 +246,7 @@ public class EditlockIT {
                     "update app_lock set expires_at = statement_timestamp() - interval '1 second'"
                             + " where resource_key = ?",
                     key.toString());
-            assertThat(locks.renew(sara.ownerId(), null)).isEqualTo(1);
+            assertThat(store.renew(sara.ownerId(), null)).isEqualTo(1);
             assertThat(locks.holder(key))
                     .map(Lock::expiresAt)
                     .get()
@@ -367,10 +374,10 @@ public class EditlockIT {
         LockOwner sara = owner("sara", "Sara");
         Lock saras = locks.acquire(key, LockMode.WRITE, sara, null);
 
-        assertThatThrownBy(() -> locks.forceRelease(key, "ada", "  "))
+        assertThatThrownBy(() -> admin.forceRelease(key, "ada", "  "))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(locks.holder(key)).as("a refused force release changes nothing").isPresent();
-        assertThat(locks.forceRelease(key, "ada", "Sara is on holiday"))
+        assertThat(admin.forceRelease(key, "ada", "Sara is on holiday"))
                 .extracting(Lock::userLogin)
                 .containsExactly("sara");
         Lock omars = locks.acquire(key, LockMode.WRITE, owner("omar", "Omar"), null);
@@ -387,7 +394,7 @@ public class EditlockIT {
             tx.rollback();
         }
         LockEvent forced =
-                locks.history(key, 10).stream()
+                admin.history(key, 10).stream()
                         .filter(e -> e.type() == LockEventType.FORCE_RELEASED)
                         .findFirst()
                         .orElseThrow();
@@ -1405,7 +1412,7 @@ public class EditlockIT {
 
     /** The types of {@code key}'s events after event {@code mark}, newest first. */
     private List<String> types(LockKey key, long mark) {
-        return locks.history(key, 100).stream()
+        return admin.history(key, 100).stream()
                 .filter(e -> e.id() > mark)
                 .map(e -> e.type().name())
                 .toList();

@@ -8,7 +8,6 @@ import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.Handovers;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
-import com.editlock.lock.LockManager;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LostLock;
@@ -37,8 +36,8 @@ import javax.sql.DataSource;
 /**
  * {@link Handovers} in the {@code handover_request} table. Each step writes its history line in the
  * same statement (the lock event feed then tells every open page of the aggregate); the hand-over
- * itself locks the request row, then passes the lock through {@link LockManager#handOver} on the
- * same transaction, so a request is answered once and the lock passes with nobody in between.
+ * itself locks the request row, then passes the lock through {@link JdbcLockManager#handOver} on
+ * the same transaction, so a request is answered once and the lock passes with nobody in between.
  */
 @ApplicationScoped
 @RetryTransientFailures
@@ -145,7 +144,7 @@ public class JdbcHandovers implements Handovers {
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
-    @Inject LockManager locks;
+    @Inject JdbcLockManager locks;
 
     @Inject Settings settings;
 

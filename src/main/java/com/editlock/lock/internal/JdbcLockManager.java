@@ -3,8 +3,8 @@ package com.editlock.lock.internal;
 import static com.editlock.lock.internal.LockRows.bind;
 
 import com.editlock.lock.Beat;
-import com.editlock.lock.HistoryQuery;
 import com.editlock.lock.Lock;
+import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
@@ -13,16 +13,12 @@ import com.editlock.lock.LockManager;
 import com.editlock.lock.LockMode;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
-import com.editlock.lock.LockPage;
-import com.editlock.lock.LockQuery;
 import com.editlock.lock.LockStoreException;
-import com.editlock.lock.LockSummary;
 import com.editlock.lock.LockUnavailableException;
 import com.editlock.lock.LostLock;
 import com.editlock.lock.ResourceCatalog;
 import com.editlock.lock.RetryTransientFailures;
 import com.editlock.platform.Database;
-import com.editlock.platform.PlainText;
 import com.editlock.platform.Settings;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -267,7 +263,8 @@ public class JdbcLockManager implements LockManager {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public boolean release(LockKey key, String ownerId, String view) {
-        return !deleteAndAudit(
+        return !LockRows.deleteAndAudit(
+                        dataSource,
                         LockStatements.RELEASE,
                         LockEventType.RELEASED,
                         null,
@@ -283,7 +280,8 @@ public class JdbcLockManager implements LockManager {
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockKey> releaseView(String ownerId, String view) {
         return keys(
-                deleteAndAudit(
+                LockRows.deleteAndAudit(
+                        dataSource,
                         LockStatements.RELEASE_VIEW,
                         LockEventType.VIEW_CLOSED,
                         null,
@@ -296,23 +294,13 @@ public class JdbcLockManager implements LockManager {
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<LockKey> releaseAll(String ownerId) {
         return keys(
-                deleteAndAudit(
+                LockRows.deleteAndAudit(
+                        dataSource,
                         LockStatements.RELEASE_ALL,
                         LockEventType.SESSION_ENDED,
                         null,
                         null,
                         ownerId));
-    }
-
-    @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Lock> forceRelease(LockKey key, String adminLogin, String reason) {
-        return deleteAndAudit(
-                LockStatements.FORCE_RELEASE,
-                LockEventType.FORCE_RELEASED,
-                adminLogin,
-                checkedReason(reason, key.toString()),
-                key.toString());
     }
 
     /**
@@ -325,7 +313,7 @@ public class JdbcLockManager implements LockManager {
     @Transactional(Transactional.TxType.REQUIRED)
     public Lock takeOver(
             LockKey key, LockOwner taker, String view, String actorLogin, String reason) {
-        String why = checkedReason(reason, key.toString());
+        String why = LockRows.checkedReason(reason, key.toString(), LockAdministration.MAX_REASON);
         return passOn(
                 key,
                 taker,
@@ -350,7 +338,6 @@ public class JdbcLockManager implements LockManager {
      * HANDED_OVER} with the receiver as actor and the request's note; when that grant is no longer
      * live, nothing changes.
      */
-    @Override
     @Transactional(
             value = Transactional.TxType.REQUIRED,
             dontRollbackOn = LockNotHeldException.class)
@@ -427,7 +414,23 @@ public class JdbcLockManager implements LockManager {
         }
     }
 
-    @Override
+    /**
+     * Extends the leases of the owner's locks ({@code view == null}: all of them, else that tab's)
+     * now. Returns the number of renewed locks.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public int renew(String ownerId, String view) {
+        return renew(List.of(Beat.now(ownerId, view)))[0];
+    }
+
+    /**
+     * Extends, in one statement, the leases of every beating tab (or session): each lock to a lease
+     * after its own beat ({@link Beat#ago()}), never shorter than it was and never past its maximum
+     * age. A lapsed lock that nobody has taken or swept yet is renewed too, and audited as such: a
+     * row blocks every conflicting grant until it is deleted, so nobody can have been granted
+     * anything beside it. Returns, per beat, the number of locks it renewed. The node's heartbeats
+     * ({@link NodeHeartbeats}) call it once a round.
+     */
     @Transactional(Transactional.TxType.SUPPORTS)
     public int[] renew(List<Beat> beats) {
         int[] renewed = new int[beats.size()];
@@ -470,7 +473,6 @@ public class JdbcLockManager implements LockManager {
     }
 
     /** Each batch is a transaction of its own: nothing stays locked while the next batch runs. */
-    @Override
     @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public List<LockKey> sweepExpired() {
         List<LockKey> swept = new ArrayList<>();
@@ -546,176 +548,11 @@ public class JdbcLockManager implements LockManager {
         return query(LockStatements.LOCKS_OF, ownerId);
     }
 
-    private static final java.util.Map<LockQuery.Sort, String> SORT_COLUMNS =
-            java.util.Map.of(
-                    LockQuery.Sort.RESOURCE,
-                    "resource_key",
-                    LockQuery.Sort.MODE,
-                    "mode",
-                    LockQuery.Sort.HOLDER,
-                    "display_name",
-                    LockQuery.Sort.ACQUIRED,
-                    "acquired_at",
-                    LockQuery.Sort.RENEWED,
-                    "renewed_at",
-                    LockQuery.Sort.EXPIRES,
-                    "expires_at",
-                    LockQuery.Sort.TOKEN,
-                    "fencing_token");
-
-    private static final java.util.Map<LockKey.Kind, String> KIND_PATTERNS =
-            java.util.Map.of(
-                    LockKey.Kind.CONFIGURATOR, "^configurator:[0-9]+$",
-                    LockKey.Kind.CONFIGURATOR_VARIABLES, "^configurator:[0-9]+:variables$",
-                    LockKey.Kind.ITEM_FILTERS, "^item:[0-9]+:filters$");
-
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
-    public LockPage<Lock> find(LockQuery q) {
-        String user =
-                q.user() == null
-                        ? null
-                        : "%"
-                                + q.user()
-                                        .replace("\\", "\\\\")
-                                        .replace("%", "\\%")
-                                        .replace("_", "\\_")
-                                + "%";
-        String kind = q.kind() == null ? null : KIND_PATTERNS.get(q.kind());
-        Object[] filter = {user, user, user, kind, kind, q.minAgeSeconds(), q.minAgeSeconds()};
-        long total = count(LockStatements.FIND_COUNT, filter);
-        Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
-        page[filter.length] = q.limit();
-        page[filter.length + 1] = q.offset();
-        return new LockPage<>(
-                query(LockStatements.findPage(SORT_COLUMNS.get(q.sort()), q.descending()), page),
-                total);
-    }
-
-    @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public LockSummary summary() {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(LockStatements.SUMMARY);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            java.sql.Timestamp oldest = rs.getTimestamp(4);
-            return new LockSummary(
-                    rs.getLong(1),
-                    rs.getLong(2),
-                    rs.getLong(3),
-                    oldest == null ? null : oldest.toInstant());
-        } catch (SQLException e) {
-            throw new LockStoreException("sum up the locks", e);
-        }
-    }
-
-    @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason) {
-        return deleteAndAudit(
-                LockStatements.FORCE_RELEASE_USER,
-                LockEventType.FORCE_RELEASED,
-                adminLogin,
-                checkedReason(reason, "everything " + userLogin + " holds"),
-                userLogin);
-    }
-
-    @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public LockPage<LockEvent> history(HistoryQuery q) {
-        String resource = q.resource() == null ? null : q.resource().toString();
-        String type = q.type() == null ? null : q.type().name();
-        java.sql.Timestamp from = q.from() == null ? null : java.sql.Timestamp.from(q.from());
-        java.sql.Timestamp until = q.until() == null ? null : java.sql.Timestamp.from(q.until());
-        Object[] filter = {
-            resource, resource, q.user(), q.user(), q.user(), type, type, from, from, until, until
-        };
-        long total = count(LockStatements.HISTORY_COUNT, filter);
-        Object[] page = java.util.Arrays.copyOf(filter, filter.length + 2);
-        page[filter.length] = q.limit();
-        page[filter.length + 1] = q.offset();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(LockStatements.HISTORY_PAGE), page);
-                ResultSet rs = ps.executeQuery()) {
-            List<LockEvent> events = new ArrayList<>();
-            while (rs.next()) {
-                events.add(LockRows.event(rs));
-            }
-            return new LockPage<>(events, total);
-        } catch (SQLException e) {
-            throw new LockStoreException("read the lock history", e);
-        }
-    }
-
-    @Override
-    @Transactional(Transactional.TxType.NOT_SUPPORTED)
-    public long purgeHistory(int days) {
-        long purged = 0;
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps =
-                        bind(
-                                c.prepareStatement(LockStatements.PURGE_HISTORY_BATCH),
-                                days,
-                                sweepBatch)) {
-            int deleted;
-            do {
-                deleted = ps.executeUpdate();
-                purged += deleted;
-            } while (deleted == sweepBatch);
-            return purged;
-        } catch (SQLException e) {
-            throw new LockStoreException(
-                    "purge old history (" + purged + " lines purged before the failure)", e);
-        }
-    }
-
-    private long count(String sql, Object... params) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(sql), params);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        } catch (SQLException e) {
-            throw new LockStoreException("count", e);
-        }
-    }
-
-    private static String checkedReason(String reason, String what) {
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException(
-                    "A reason is required to force-release " + what + ".");
-        }
-        if (reason.length() > 500) {
-            throw new IllegalArgumentException("The reason is too long: at most 500 characters.");
-        }
-        String broken = PlainText.problem(reason);
-        if (broken != null) {
-            throw new IllegalArgumentException("The reason " + broken);
-        }
-        return reason.strip();
-    }
-
-    @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public List<LockEvent> history(LockKey key, int limit) {
-        String resource = key == null ? null : key.toString();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps =
-                        bind(
-                                c.prepareStatement(LockStatements.HISTORY),
-                                resource,
-                                resource,
-                                Math.max(1, Math.min(limit, 1000)));
-                ResultSet rs = ps.executeQuery()) {
-            List<LockEvent> events = new ArrayList<>();
-            while (rs.next()) {
-                events.add(LockRows.event(rs));
-            }
-            return events;
-        } catch (SQLException e) {
-            throw new LockStoreException("read the lock history", e);
-        }
+    public Optional<LockEvent> lastEnding(LockKey key) {
+        return LockRows.events(dataSource, LockStatements.LAST_ENDING, key.toString()).stream()
+                .findFirst();
     }
 
     private LostLock howItEnded(LockKey key, long fencingToken) {
@@ -742,29 +579,8 @@ public class JdbcLockManager implements LockManager {
         }
     }
 
-    private List<Lock> deleteAndAudit(
-            String statement,
-            LockEventType type,
-            String actor,
-            String reason,
-            Object... condition) {
-        Object[] params = new Object[condition.length + 3];
-        System.arraycopy(condition, 0, params, 0, condition.length);
-        params[condition.length] = type.name();
-        params[condition.length + 1] = actor;
-        params[condition.length + 2] = reason;
-        return query(statement, params);
-    }
-
     private List<Lock> query(String sql, Object... params) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = bind(c.prepareStatement(sql), params);
-                ResultSet rs = ps.executeQuery()) {
-            return LockRows.locks(rs);
-        } catch (SQLException e) {
-            throw new LockStoreException(
-                    "run " + sql.lines().findFirst().orElse(sql).strip() + " …", e);
-        }
+        return LockRows.query(dataSource, sql, params);
     }
 
     private static List<LockKey> keys(List<Lock> locks) {

@@ -393,4 +393,16 @@ final class LockStatements {
                    reason
             from lock_event where (? :: varchar is null or resource_key = ?)
             order by id desc limit ?""";
+
+    /** The newest line of a key's history that ends a lock. Parameter: the key. */
+    static final String LAST_ENDING =
+            """
+            select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
+                   reason
+            from lock_event where resource_key = ? and event_type in ("""
+                    + java.util.Arrays.stream(com.editlock.lock.LockEventType.values())
+                            .filter(com.editlock.lock.LockEventType::endsLock)
+                            .map(t -> "'" + t.name() + "'")
+                            .collect(java.util.stream.Collectors.joining(", "))
+                    + ")\norder by id desc limit 1";
 }

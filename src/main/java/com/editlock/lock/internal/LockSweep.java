@@ -1,7 +1,6 @@
 package com.editlock.lock.internal;
 
 import com.editlock.lock.LockKey;
-import com.editlock.lock.LockManager;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -45,7 +44,9 @@ public class LockSweep {
 
     @Resource TimerService timers;
 
-    @Inject LockManager locks;
+    @Inject JdbcLockManager locks;
+
+    @Inject JdbcLockAdministration administration;
 
     @Inject com.editlock.lock.Handovers handovers;
 
@@ -91,7 +92,7 @@ public class LockSweep {
             handovers.expire();
             if (System.currentTimeMillis() - lastPurge >= PURGE_EVERY_MILLIS) {
                 lastPurge = System.currentTimeMillis();
-                long purged = locks.purgeHistory(settings.auditRetentionDays());
+                long purged = administration.purgeHistory(settings.auditRetentionDays());
                 handovers.purge(settings.auditRetentionDays());
                 if (purged > 0) {
                     LOG.info(

@@ -2,7 +2,6 @@ package com.editlock.lock.internal;
 
 import com.editlock.lock.Beat;
 import com.editlock.lock.Heartbeats;
-import com.editlock.lock.LockManager;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -75,7 +74,7 @@ public class NodeHeartbeats implements Heartbeats {
 
     private final Map<Tab, Noted> noted = new ConcurrentHashMap<>();
 
-    @Inject LockManager locks;
+    @Inject JdbcLockManager locks;
 
     @Inject Settings settings;
 

@@ -75,7 +75,7 @@ enum ForcedRace {
             Instant before = Instant.now();
             List<Lock> gone =
                     s.store.asDeclared(
-                            "forceRelease", () -> s.locks.forceRelease(s.whole, "ada", "race"));
+                            "forceRelease", () -> s.admin.forceRelease(s.whole, "ada", "race"));
             s.seen.forced(s.whole, before, Instant.now(), gone);
         }
     },
@@ -190,7 +190,7 @@ enum ForcedRace {
                                                         return s.store.asDeclared(
                                                                 "forceRelease",
                                                                 () ->
-                                                                        s.locks.forceRelease(
+                                                                        s.admin.forceRelease(
                                                                                 s.whole, "ada",
                                                                                 "race"));
                                                     } finally {
@@ -302,6 +302,7 @@ enum ForcedRace {
     static final class Script {
         final LockStore store;
         final JdbcLockManager locks;
+        final JdbcLockAdministration admin;
         final JdbcHandovers handovers;
         final TortureChecker.Observations seen = new TortureChecker.Observations();
         final ExecutorService pool = Executors.newCachedThreadPool();
@@ -314,6 +315,7 @@ enum ForcedRace {
         Script(LockStore store) {
             this.store = store;
             this.locks = store.manager(LEASE);
+            this.admin = store.administration();
             this.handovers = store.handovers(locks);
             long id = NEXT_AGGREGATE.incrementAndGet();
             this.whole = LockKey.configurator(id);

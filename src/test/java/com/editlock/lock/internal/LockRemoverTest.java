@@ -45,7 +45,7 @@ class LockRemoverTest {
                 });
 
         assertThat(locks.locksOf(omar.ownerId())).isEmpty();
-        assertThat(locks.history(key, 10))
+        assertThat(store.administration().history(key, 10))
                 .extracting(LockEvent::type)
                 .containsExactly(LockEventType.SESSION_ENDED, LockEventType.ACQUIRED);
     }

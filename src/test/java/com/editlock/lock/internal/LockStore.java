@@ -134,6 +134,13 @@ public final class LockStore implements DataSource {
         return locks;
     }
 
+    /** The administrators' face of this store (find, force release, history, purge). */
+    public JdbcLockAdministration administration() {
+        JdbcLockAdministration administration = new JdbcLockAdministration();
+        administration.dataSource = this;
+        return administration;
+    }
+
     /** The hand-over requests over {@code locks}, with their configured timeout. */
     public JdbcHandovers handovers(JdbcLockManager locks) {
         JdbcHandovers handovers = new JdbcHandovers();
@@ -184,14 +191,15 @@ public final class LockStore implements DataSource {
     }
 
     /**
-     * Runs {@code work}, a call of {@code method} of the lock manager, the way its
+     * Runs {@code work}, a call of {@code method} of the lock store (either face), the way its
      * {@code @Transactional} says when nobody calls it inside a transaction: in a transaction
      * (REQUIRED, the default), or without one (SUPPORTS and NOT_SUPPORTED: every statement commits
      * on its own).
      */
     public <T> T asDeclared(String method, Work<T> work) {
         Transactional declared =
-                java.util.Arrays.stream(JdbcLockManager.class.getMethods())
+                java.util.stream.Stream.of(JdbcLockManager.class, JdbcLockAdministration.class)
+                        .flatMap(type -> java.util.Arrays.stream(type.getMethods()))
                         .filter(m -> m.getName().equals(method))
                         .findFirst()
                         .orElseThrow()

@@ -55,6 +55,8 @@ class LockStoreContractTest {
     private final LockStore store = LockStore.shared();
     private final JdbcLockManager locks = store.manager(Duration.ofSeconds(60));
 
+    private final JdbcLockAdministration admin = store.administration();
+
     /** This test's own aggregate, with its variables and items g*100+1, g*100+2, … inside. */
     private final long g = NEXT_AGGREGATE.incrementAndGet();
 
@@ -89,7 +91,7 @@ class LockStoreContractTest {
     private List<LockEventType> history(LockKey key) {
         List<LockEventType> newestFirst =
                 new java.util.ArrayList<>(
-                        locks.history(key, 1000).stream().map(LockEvent::type).toList());
+                        admin.history(key, 1000).stream().map(LockEvent::type).toList());
         java.util.Collections.reverse(newestFirst);
         return newestFirst;
     }
@@ -186,7 +188,7 @@ class LockStoreContractTest {
                         LockUnavailableException.class, e -> assertThat(e.key()).isEqualTo(wheels));
         assertThat(locks.locksOf(sara.ownerId())).as("none of the three").isEmpty();
 
-        LockEvent denied = locks.history(wheels, 1).get(0);
+        LockEvent denied = admin.history(wheels, 1).get(0);
         assertThat(denied.type()).isEqualTo(LockEventType.DENIED);
         assertThat(denied.userLogin()).isEqualTo("sara");
         assertThat(denied.fencingToken()).as("a refusal was never granted a token").isNull();
@@ -245,7 +247,7 @@ class LockStoreContractTest {
         lapse(wheels);
         store.asDeclared("sweepExpired", locks::sweepExpired);
         write(whole, omar);
-        store.inTransaction(() -> locks.forceRelease(whole, "ada", "Omar is on holiday"));
+        store.inTransaction(() -> admin.forceRelease(whole, "ada", "Omar is on holiday"));
 
         assertThat(history(whole))
                 .containsExactly(
@@ -258,7 +260,7 @@ class LockStoreContractTest {
         assertThat(history(frame))
                 .containsExactly(LockEventType.ACQUIRED, LockEventType.SESSION_ENDED);
         assertThat(history(wheels)).containsExactly(LockEventType.ACQUIRED, LockEventType.EXPIRED);
-        LockEvent forced = locks.history(whole, 1).get(0);
+        LockEvent forced = admin.history(whole, 1).get(0);
         assertThat(forced.actor()).isEqualTo("ada");
         assertThat(forced.reason()).isEqualTo("Omar is on holiday");
     }
@@ -279,7 +281,7 @@ class LockStoreContractTest {
         assertThat(locks.locksIn(List.of())).as("no aggregates, no locks (and no query)").isEmpty();
 
         assertThat(locks.lost(omars)).as("still held").isEmpty();
-        store.inTransaction(() -> locks.forceRelease(frame, "ada", "month end"));
+        store.inTransaction(() -> admin.forceRelease(frame, "ada", "month end"));
         assertThat(locks.lost(omars))
                 .hasValueSatisfying(
                         lost -> {
@@ -292,20 +294,20 @@ class LockStoreContractTest {
     @Test
     void aForceReleaseNeedsAReasonAndTheHolderIsToldWhoAndWhy() {
         Lock first = write(whole, omar);
-        assertThatThrownBy(() -> store.inTransaction(() -> locks.forceRelease(whole, "ada", " ")))
+        assertThatThrownBy(() -> store.inTransaction(() -> admin.forceRelease(whole, "ada", " ")))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(
                         () ->
                                 store.inTransaction(
-                                        () -> locks.forceRelease(whole, "ada", "x".repeat(501))))
+                                        () -> admin.forceRelease(whole, "ada", "x".repeat(501))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most 500 characters");
         assertThat(locks.holder(whole)).isPresent();
-        assertThat(locks.summary().oldestSince())
+        assertThat(admin.summary().oldestSince())
                 .as("the oldest lock held is at least as old as Omar's")
                 .isNotNull()
                 .isBeforeOrEqualTo(first.acquiredAt());
-        assertThat(store.inTransaction(() -> locks.forceRelease(whole, "ada", "y".repeat(500))))
+        assertThat(store.inTransaction(() -> admin.forceRelease(whole, "ada", "y".repeat(500))))
                 .as("500 characters is a reason, not too long")
                 .extracting(Lock::userLogin)
                 .containsExactly("omar");
@@ -313,7 +315,7 @@ class LockStoreContractTest {
 
         assertThat(
                         store.inTransaction(
-                                () -> locks.forceRelease(whole, "ada", "stuck since Friday")))
+                                () -> admin.forceRelease(whole, "ada", "stuck since Friday")))
                 .extracting(Lock::userLogin)
                 .containsExactly("omar");
         write(whole, sara);
@@ -365,7 +367,7 @@ class LockStoreContractTest {
                         LockEventType.ACQUIRED,
                         LockEventType.DENIED);
         LockEvent taken =
-                locks.history(whole, 10).stream()
+                admin.history(whole, 10).stream()
                         .filter(e -> e.type() == LockEventType.TAKEN_OVER)
                         .findFirst()
                         .orElseThrow();
@@ -506,7 +508,7 @@ class LockStoreContractTest {
                         LockEventType.ACQUIRED,
                         LockEventType.DENIED);
         LockEvent handed =
-                locks.history(whole, 10).stream()
+                admin.history(whole, 10).stream()
                         .filter(e -> e.type() == LockEventType.HANDED_OVER)
                         .findFirst()
                         .orElseThrow();
@@ -783,6 +785,35 @@ class LockStoreContractTest {
                 .as("an open request stays, however old")
                 .isPresent();
         assertThat(handovers.purge(365)).as("nothing left to purge").isZero();
+    }
+
+    @Test
+    void aRecordSaysHowItsLastLockEndedWhateverHappenedSince() {
+        assertThat(locks.lastEnding(frame)).as("never locked: nothing to say").isEmpty();
+        write(frame, sara);
+        assertThat(locks.lastEnding(frame)).as("held, never ended").isEmpty();
+        store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));
+        assertThat(locks.lastEnding(frame))
+                .hasValueSatisfying(
+                        e -> {
+                            assertThat(e.type()).isEqualTo(LockEventType.RELEASED);
+                            assertThat(e.userLogin()).isEqualTo("sara");
+                        });
+        write(frame, omar);
+        assertThatThrownBy(() -> write(frame, sara)).isInstanceOf(LockUnavailableException.class);
+        assertThat(locks.lastEnding(frame))
+                .as("a grant and a refusal since do not hide how the last lock ended")
+                .map(LockEvent::type)
+                .hasValue(LockEventType.RELEASED);
+        store.inTransaction(() -> admin.forceRelease(frame, "ada", "month end"));
+        assertThat(locks.lastEnding(frame))
+                .hasValueSatisfying(
+                        e -> {
+                            assertThat(e.type()).isEqualTo(LockEventType.FORCE_RELEASED);
+                            assertThat(e.actor()).isEqualTo("ada");
+                            assertThat(e.reason()).isEqualTo("month end");
+                        });
+        assertThat(locks.lastEnding(wheels)).as("only the record's own lines count").isEmpty();
     }
 
     // ---- leases, judged by the database's clock ----
@@ -1134,7 +1165,7 @@ class LockStoreContractTest {
                 CompletableFuture.supplyAsync(
                         () ->
                                 store.inTransaction(
-                                        () -> locks.forceRelease(whole, "ada", "needed now")),
+                                        () -> admin.forceRelease(whole, "ada", "needed now")),
                         ASYNC);
         awaitSomeoneWaitingForARowLock();
         assertThat(force).as("the force release waits for the save").isNotDone();
@@ -1169,14 +1200,14 @@ class LockStoreContractTest {
                 variables.toString());
 
         var mine = new LockQuery("zed" + g, null, null, LockQuery.Sort.RESOURCE, false, 0, 5);
-        LockPage<Lock> first = locks.find(mine);
+        LockPage<Lock> first = admin.find(mine);
         assertThat(first.total()).isEqualTo(8);
         assertThat(first.rows())
                 .hasSize(5)
                 .extracting(Lock::key)
                 .isSortedAccordingTo(java.util.Comparator.comparing(LockKey::toString));
         LockPage<Lock> second =
-                locks.find(
+                admin.find(
                         new LockQuery(
                                 "Zed " + g, null, null, LockQuery.Sort.RESOURCE, false, 5, 5));
         assertThat(second.rows())
@@ -1184,7 +1215,7 @@ class LockStoreContractTest {
                 .extracting(Lock::key)
                 .doesNotContainAnyElementsOf(first.rows().stream().map(Lock::key).toList());
         assertThat(
-                        locks.find(
+                        admin.find(
                                         new LockQuery(
                                                 "zed" + g,
                                                 LockKey.Kind.CONFIGURATOR_VARIABLES,
@@ -1197,7 +1228,7 @@ class LockStoreContractTest {
                 .extracting(Lock::key)
                 .containsExactly(variables);
         assertThat(
-                        locks.find(
+                        admin.find(
                                         new LockQuery(
                                                 "zed" + g,
                                                 null,
@@ -1210,10 +1241,10 @@ class LockStoreContractTest {
                 .as("held for an hour or more")
                 .extracting(Lock::key)
                 .containsExactly(variables);
-        assertThat(locks.find(new LockQuery("%_" + g, null, null, null, false, 0, 50)).total())
+        assertThat(admin.find(new LockQuery("%_" + g, null, null, null, false, 0, 50)).total())
                 .as("wildcards in a search are plain text")
                 .isZero();
-        assertThat(locks.summary().held()).isGreaterThanOrEqualTo(8);
+        assertThat(admin.summary().held()).isGreaterThanOrEqualTo(8);
     }
 
     @Test
@@ -1221,25 +1252,25 @@ class LockStoreContractTest {
         LockOwner zed = new LockOwner(UUID.randomUUID().toString(), "zed" + g, "Zed");
         write(frame, zed);
         write(variables, zed);
-        long forcedBefore = locks.summary().forcedLastHour();
+        long forcedBefore = admin.summary().forcedLastHour();
 
         assertThat(
                         store.inTransaction(
                                 () ->
-                                        locks.forceReleaseAllOf(
+                                        admin.forceReleaseAllOf(
                                                 "zed" + g, "ada", "left the company")))
                 .extracting(Lock::key)
                 .containsExactlyInAnyOrder(frame, variables);
-        assertThat(locks.summary().forcedLastHour()).isEqualTo(forcedBefore + 2);
+        assertThat(admin.summary().forcedLastHour()).isEqualTo(forcedBefore + 2);
         var forced =
-                locks.history(
+                admin.history(
                         new HistoryQuery(
                                 null, "zed" + g, LockEventType.FORCE_RELEASED, null, null, 0, 10));
         assertThat(forced.total()).isEqualTo(2);
         assertThat(forced.rows())
                 .allSatisfy(e -> assertThat(e.reason()).isEqualTo("left the company"));
         assertThat(
-                        locks.history(
+                        admin.history(
                                         new HistoryQuery(
                                                 frame,
                                                 null,
@@ -1251,14 +1282,14 @@ class LockStoreContractTest {
                                 .rows())
                 .extracting(LockEvent::type)
                 .containsExactly(LockEventType.FORCE_RELEASED, LockEventType.ACQUIRED);
-        assertThatThrownBy(() -> locks.forceReleaseAllOf("zed" + g, "ada", ""))
+        assertThatThrownBy(() -> admin.forceReleaseAllOf("zed" + g, "ada", ""))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void theRetentionPurgeDeletesOnlyOldHistoryInBatches() {
-        JdbcLockManager small = store.manager(Duration.ofSeconds(60));
-        small.sweepBatch = 2;
+        JdbcLockAdministration small = store.administration();
+        small.purgeBatch = 2;
         for (int round = 0; round < 2; round++) { // four old lines: more than one batch of two
             write(frame, sara);
             store.inTransaction(() -> locks.release(frame, sara.ownerId(), null));

@@ -106,6 +106,7 @@ public final class LockTorture {
     private final LockStore store;
     private final Plan plan;
     private final JdbcLockManager locks;
+    private final JdbcLockAdministration admin;
     private final JdbcHandovers handovers;
     private final NodeHeartbeats heartbeats;
     private final List<LockKey> keys = new ArrayList<>();
@@ -118,6 +119,7 @@ public final class LockTorture {
         this.store = store;
         this.plan = plan;
         this.locks = store.manager(plan.lease());
+        this.admin = store.administration();
         this.handovers = store.handovers(locks);
         this.heartbeats = store.heartbeats(locks, plan.lease());
         for (int a = 0; a < plan.aggregates(); a++) {
@@ -362,14 +364,14 @@ public final class LockTorture {
                 List<Lock> gone =
                         either(
                                 "forceReleaseAllOf",
-                                () -> locks.forceReleaseAllOf(owner.login(), "ada", "torture"));
+                                () -> admin.forceReleaseAllOf(owner.login(), "ada", "torture"));
                 seen.forcedUser(owner.ownerId(), before, Instant.now(), gone);
             } else if (dice < 680) {
                 count(Op.FORCE_RELEASE);
                 LockKey key = anyKey();
                 Instant before = Instant.now();
                 List<Lock> gone =
-                        either("forceRelease", () -> locks.forceRelease(key, "ada", "torture"));
+                        either("forceRelease", () -> admin.forceRelease(key, "ada", "torture"));
                 seen.forced(key, before, Instant.now(), gone);
             } else if (dice < 960) {
                 save(random.nextInt(10) == 0);
