@@ -44,7 +44,14 @@ public final class LockStore implements DataSource {
     private static LockStore shared;
 
     private final PGSimpleDataSource target;
-    private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+
+    /**
+     * The connections not in use, shared by every copy of the store ({@link #withStatements}): a
+     * copy per planted bug must not open a pool of its own, or a run of them exhausts the
+     * database's connection limit.
+     */
+    private final ConcurrentLinkedDeque<Connection> idle;
+
     private final ThreadLocal<Connection> current = new ThreadLocal<>();
     private final java.util.Map<String, Runnable> beforeStatement =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -55,8 +62,11 @@ public final class LockStore implements DataSource {
     private final java.util.function.UnaryOperator<String> statements;
 
     private LockStore(
-            PGSimpleDataSource target, java.util.function.UnaryOperator<String> statements) {
+            PGSimpleDataSource target,
+            ConcurrentLinkedDeque<Connection> idle,
+            java.util.function.UnaryOperator<String> statements) {
         this.target = target;
+        this.idle = idle;
         this.statements = statements;
     }
 
@@ -65,7 +75,7 @@ public final class LockStore implements DataSource {
      * change} first: a copy of the store with a bug planted in its SQL ({@link PlantedBug}).
      */
     public LockStore withStatements(java.util.function.UnaryOperator<String> change) {
-        return new LockStore(target, change);
+        return new LockStore(target, idle, change);
     }
 
     /** The store of this test JVM; its database lives until the JVM exits. */
@@ -109,7 +119,8 @@ public final class LockStore implements DataSource {
         pg.setUrl(url);
         pg.setUser(user);
         pg.setPassword(password);
-        return new LockStore(pg, java.util.function.UnaryOperator.identity());
+        return new LockStore(
+                pg, new ConcurrentLinkedDeque<>(), java.util.function.UnaryOperator.identity());
     }
 
     /** The catalog described above. */

@@ -93,14 +93,9 @@ public final class LockTorture {
      */
     static final Duration SWEEP_INTERVAL = Duration.ofMillis(100);
 
-    /**
-     * A sweep's own time and the scheduler's jitter on a loaded machine, on top of the interval.
-     */
-    static final Duration SWEEP_SLACK = Duration.ofMillis(1_900);
-
     private volatile boolean done;
 
-    /** Set once the sweeper has had its bound after the clients stopped. */
+    /** Set once the clients stopped: the sweeper ends, and one last sweep follows the leases. */
     private volatile boolean sweeperDone;
 
     private final LockStore store;
@@ -160,17 +155,14 @@ public final class LockTorture {
             }
             done = true;
             renewer.get(60, TimeUnit.SECONDS);
-            // The clients are gone and nothing beats any more: the sweeper alone gets one lease and
-            // its bound, after which no lapsed lock may be left (the checker's last rule).
-            long quiet =
-                    System.nanoTime()
-                            + plan.lease().plus(SWEEP_INTERVAL).plus(SWEEP_SLACK).toNanos()
-                            + TimeUnit.MILLISECONDS.toNanos(100);
-            while (System.nanoTime() < quiet && !sweeper.isDone()) {
-                Thread.sleep(20);
-            }
+            // The clients are gone and nothing beats any more: once every lease has run out, one
+            // last sweep, after which no lapsed lock may be left (the checker's last rule).
             sweeperDone = true;
             sweeper.get(60, TimeUnit.SECONDS);
+            Thread.sleep(plan.lease().plus(SWEEP_INTERVAL).toMillis());
+            Instant before = Instant.now();
+            store.asDeclared("sweepExpired", locks::sweepExpired);
+            seen.swept(before, Instant.now());
         } finally {
             pool.shutdownNow();
         }
@@ -179,7 +171,7 @@ public final class LockTorture {
         try (Connection c = store.separateConnection()) {
             report =
                     new TortureChecker(seen, keys, LockStore.BY_ID::aggregateOf, plan.lease(), mark)
-                            .expiresWithin(SWEEP_INTERVAL.plus(SWEEP_SLACK))
+                            .expiresAtTheNextSweep()
                             .check(c);
         }
         Map<Op, Long> totals = new EnumMap<>(Op.class);

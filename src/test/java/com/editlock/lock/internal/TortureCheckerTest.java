@@ -110,6 +110,21 @@ class TortureCheckerTest {
         }
     }
 
+    /** The checker as the store's torture runs it: removal judged by the sweeps seen. */
+    private List<String> violationsBySweeps() throws Exception {
+        try (Connection c = store.separateConnection()) {
+            return new TortureChecker(
+                            seen,
+                            List.of(key, variables),
+                            LockStore.BY_ID::aggregateOf,
+                            LEASE,
+                            mark)
+                    .expiresAtTheNextSweep()
+                    .check(c)
+                    .violations();
+        }
+    }
+
     /** Sara takes the record in tab-1, beats, saves and releases it: nothing to report. */
     private long clean() throws Exception {
         long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
@@ -344,6 +359,62 @@ class TortureCheckerTest {
         seen.swept(t(3600), t(3610));
         row(3605, "EXPIRED", variables, LockMode.WRITE, sara, late);
         assertOnly("a ghost for 595 ms");
+    }
+
+    @Test
+    void expiriesLeftBehindByAWholeSweepAfterTheLeaseRanOut() throws Exception {
+        // Sara's lease runs to 1110 at the latest; the sweep of 1100–1120 began before that and
+        // may rightly leave it; the one of 1200–1210 began after and must not.
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.swept(t(1100), t(1120));
+        seen.swept(t(1400), t(1410));
+        row(1405, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertThat(violationsBySweeps())
+                .as("only a sweep that began too early passed it")
+                .isEmpty();
+
+        seen.swept(t(1200), t(1210));
+        assertThat(violationsBySweeps())
+                .singleElement()
+                .asString()
+                .contains("the sweep of " + t(1200) + " to " + t(1210) + " left it")
+                .contains("a ghost for 295 ms");
+    }
+
+    @Test
+    void expiriesLateByTheClockAloneAreTheSweepersAffairNotTheStores() throws Exception {
+        // The thread that calls the sweep stalled for 4 s: no sweep began between the lapse and
+        // the removal, so the store did its part, while the clock bound sees a ghost.
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.swept(t(5100), t(5110));
+        row(5105, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertThat(violationsBySweeps()).isEmpty();
+        assertOnly("a ghost for 3995 ms");
+    }
+
+    @Test
+    void ghostsLeftAtTheEndAfterASweepThatBeganOnceTheLeaseRanOut() throws Exception {
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        store.execute(
+                "insert into app_lock (resource_key, aggregate_key, mode, owner_id, user_login, display_name,"
+                        + " expires_at, fencing_token) values (?, ?, 'WRITE', ?, 'u', 'U', ?, ?)",
+                key.toString(),
+                key.toString(),
+                sara,
+                Timestamp.from(t(1105)),
+                token);
+        try {
+            seen.swept(t(1100), t(1120));
+            assertThat(violationsBySweeps()).as("no whole sweep after the lapse yet").isEmpty();
+            seen.swept(t(1200), t(1210));
+            assertThat(violationsBySweeps())
+                    .singleElement()
+                    .asString()
+                    .contains("the sweep of " + t(1200) + " to " + t(1210) + " left it")
+                    .contains("is still there at");
+        } finally {
+            store.execute("delete from app_lock where resource_key = ?", key.toString());
+        }
     }
 
     @Test
