@@ -161,7 +161,7 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    @Inject transient LockAdministration locks;
+    @Inject transient LockAdministration administration;
 
     @Inject transient ConfiguratorService configurators;
 
@@ -220,7 +220,7 @@ public class LockDashboard implements Serializable {
     public void load() {
         LockKey.Kind wanted = kind == null || kind.isEmpty() ? null : LockKey.Kind.valueOf(kind);
         LockPage<Lock> found =
-                locks.find(
+                administration.find(
                         new LockQuery(
                                 user,
                                 wanted,
@@ -266,7 +266,7 @@ public class LockDashboard implements Serializable {
                             reader));
         }
         rows = shown;
-        summary = locks.summary();
+        summary = administration.summary();
         selected.keySet().retainAll(shown.stream().map(Row::getResource).toList());
     }
 
@@ -346,10 +346,11 @@ public class LockDashboard implements Serializable {
         String admin = owner.get().login();
         int released = 0;
         if (pendingUser != null) {
-            released = locks.forceReleaseAllOf(pendingUser, admin, reason).size();
+            released = administration.forceReleaseAllOf(pendingUser, admin, reason).size();
         } else {
             released =
-                    locks.forceRelease(
+                    administration
+                            .forceRelease(
                                     pendingKeys.stream().map(LockKey::parse).toList(),
                                     admin,
                                     reason)

@@ -32,7 +32,7 @@ public class LockHistory implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final int PAGE_SIZE = 50;
 
-    @Inject transient LockAdministration locks;
+    @Inject transient LockAdministration administration;
 
     @Inject transient Settings settings;
 
@@ -94,7 +94,7 @@ public class LockHistory implements Serializable {
             return;
         }
         LockPage<LockEvent> found =
-                locks.history(
+                administration.history(
                         new HistoryQuery(
                                 key,
                                 user,

@@ -113,10 +113,8 @@ public class JdbcLockAdministration implements LockAdministration {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> forceRelease(LockKey key, String adminLogin, String reason) {
-        return LockRows.deleteAndAudit(
-                dataSource,
+        return forced(
                 LockStatements.FORCE_RELEASE,
-                LockEventType.FORCE_RELEASED,
                 adminLogin,
                 LockRows.checkedReason(reason, key.toString(), MAX_REASON),
                 key.toString());
@@ -128,14 +126,7 @@ public class JdbcLockAdministration implements LockAdministration {
         String why = LockRows.checkedReason(reason, keys.size() + " locks", MAX_REASON);
         List<Lock> released = new ArrayList<>();
         for (LockKey key : keys) {
-            released.addAll(
-                    LockRows.deleteAndAudit(
-                            dataSource,
-                            LockStatements.FORCE_RELEASE,
-                            LockEventType.FORCE_RELEASED,
-                            adminLogin,
-                            why,
-                            key.toString()));
+            released.addAll(forced(LockStatements.FORCE_RELEASE, adminLogin, why, key.toString()));
         }
         return released;
     }
@@ -143,13 +134,17 @@ public class JdbcLockAdministration implements LockAdministration {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<Lock> forceReleaseAllOf(String userLogin, String adminLogin, String reason) {
-        return LockRows.deleteAndAudit(
-                dataSource,
+        return forced(
                 LockStatements.FORCE_RELEASE_USER,
-                LockEventType.FORCE_RELEASED,
                 adminLogin,
                 LockRows.checkedReason(reason, "everything " + userLogin + " holds", MAX_REASON),
                 userLogin);
+    }
+
+    /** One force-release statement, audited with the admin and the (checked) reason. */
+    private List<Lock> forced(String statement, String adminLogin, String why, String condition) {
+        return LockRows.deleteAndAudit(
+                dataSource, statement, LockEventType.FORCE_RELEASED, adminLogin, why, condition);
     }
 
     @Override

@@ -816,6 +816,30 @@ class LockStoreContractTest {
         assertThat(locks.lastEnding(wheels)).as("only the record's own lines count").isEmpty();
     }
 
+    @Test
+    void aSelectionIsForceReleasedKeyByKeyAfterOneCheckOfTheReason() {
+        write(frame, sara);
+        acquire(wheels, LockMode.READ, omar, null);
+        acquire(wheels, LockMode.READ, sara, null);
+        assertThatThrownBy(() -> admin.forceRelease(List.of(frame, wheels), "ada", " "))
+                .as("a blank reason releases nothing of the selection")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("A reason is required to force-release 2 locks.");
+        assertThat(locks.locksIn(whole)).hasSize(3);
+
+        assertThat(admin.forceRelease(List.of(frame, wheels, variables), "ada", " month end "))
+                .as("every lock on each selected key, whoever holds it; a free key ends nothing")
+                .extracting(l -> l.key() + " " + l.userLogin())
+                .containsExactlyInAnyOrder(frame + " sara", wheels + " omar", wheels + " sara");
+        assertThat(locks.locksIn(whole)).isEmpty();
+        assertThat(locks.lastEnding(wheels))
+                .hasValueSatisfying(
+                        e -> {
+                            assertThat(e.type()).isEqualTo(LockEventType.FORCE_RELEASED);
+                            assertThat(e.reason()).isEqualTo("month end");
+                        });
+    }
+
     // ---- leases, judged by the database's clock ----
 
     @Test
