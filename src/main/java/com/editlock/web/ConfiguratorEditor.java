@@ -36,7 +36,7 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
 
     @Override
     protected Optional<LockKey> key() {
-        return id(id).map(LockKey::configurator);
+        return Screen.id(id).map(LockKey::configurator);
     }
 
     @Override

@@ -33,7 +33,7 @@ public class FiltersEditor extends LockedEditor<FiltersDraft> {
 
     @Override
     protected Optional<LockKey> key() {
-        return id(id).map(LockKey::itemFilters);
+        return Screen.id(id).map(LockKey::itemFilters);
     }
 
     @Override

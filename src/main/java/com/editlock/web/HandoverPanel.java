@@ -30,10 +30,19 @@ public class HandoverPanel implements Serializable {
     /** The reader of the page, for its sentences and times (set by the page before each use). */
     private transient Viewpoint reader;
 
+    /** What the page's record is called, for the holder's sentence (set with the reader). */
+    private transient String title;
+
     /** The page's reader for what follows: sentences in their language, times in their zone. */
     HandoverPanel readBy(Viewpoint reader) {
         this.reader = reader;
         return this;
+    }
+
+    /** The same, with what the page's record is called. */
+    HandoverPanel readBy(Viewpoint reader, String title) {
+        this.title = title;
+        return readBy(reader);
     }
 
     /** The request this page made, and where it stood when the page last looked. */
@@ -185,6 +194,17 @@ public class HandoverPanel implements Serializable {
     /** The oldest request waiting for this page's answer, or null. */
     public HandoverRequest getFirst() {
         return toMe.isEmpty() ? null : toMe.get(0);
+    }
+
+    /** The request waiting for this page's answer, as its holder reads it; empty when none. */
+    public String getRequestText() {
+        HandoverRequest first = getFirst();
+        if (first == null) {
+            return "";
+        }
+        return first.note() == null
+                ? reader.say("handover.request", first.askerName(), title)
+                : reader.say("handover.request.note", first.askerName(), title, first.note());
     }
 
     /** Its id (Faces 4's EL reads no record components), or empty. */

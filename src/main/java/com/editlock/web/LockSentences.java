@@ -1,10 +1,12 @@
 package com.editlock.web;
 
+import com.editlock.configurator.EditVisits;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LostLock;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -75,6 +77,26 @@ public final class LockSentences {
                             default -> reader.say("cause.finished", holders);
                         };
         return reader.say("lock.free.after", cause);
+    }
+
+    /** The same, with the ending as an edit visit tells it. */
+    public String freeNow(String holders, Optional<EditVisits.Ending> ending) {
+        return freeNow(
+                holders,
+                ending.map(EditVisits.Ending::type).orElse(null),
+                ending.map(EditVisits.Ending::actorName).orElse(null),
+                ending.map(EditVisits.Ending::reason).orElse(null));
+    }
+
+    /** Who is looking at a record, each marked "(you)" and "editing" where it applies. */
+    public List<String> lookers(List<EditVisits.Looker> lookers) {
+        return lookers.stream()
+                .map(
+                        v ->
+                                v.displayName()
+                                        + (v.isMe() ? reader.say("viewers.you") : "")
+                                        + (v.editing() ? reader.say("viewers.editing") : ""))
+                .toList();
     }
 
     /**

@@ -1,48 +1,46 @@
 package com.editlock.web;
 
 import com.editlock.configurator.ConcurrentModificationException;
-import com.editlock.configurator.Drafts;
+import com.editlock.configurator.EditVisits;
 import com.editlock.configurator.Editing;
 import com.editlock.configurator.InvalidDraftException;
-import com.editlock.live.LivePages;
-import com.editlock.live.Presence;
-import com.editlock.live.Viewer;
 import com.editlock.lock.Handovers;
 import com.editlock.lock.Lock;
-import com.editlock.lock.LockEvent;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockLimitException;
-import com.editlock.lock.LockManager;
 import com.editlock.lock.LockNotHeldException;
 import com.editlock.lock.LockOwner;
 import com.editlock.lock.LockRequest;
 import com.editlock.lock.LockStoreException;
 import com.editlock.lock.LockUnavailableException;
-import com.editlock.lock.LostLock;
-import com.editlock.lock.ResourceCatalog;
 import com.editlock.lock.UnknownResourceException;
 import com.editlock.platform.Settings;
 import com.editlock.security.CurrentOwner;
 import com.editlock.security.SessionTimeout;
 import jakarta.annotation.PreDestroy;
-import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * What every editing screen does with its lock. Opening takes the lock before loading; when it is
+ * What every editing screen shows of its lock. Opening takes the lock before loading; when it is
  * taken the screen is read-only and says by whom. Opened with {@code view=true} the screen is
  * read-only from the start and asks for no lock (nor audits a refusal): it shows the current
  * values, who is editing, and "Edit now" while nobody is. Save writes under the lock's fencing
  * token and releases it; Done releases it. When a save is refused (the lock was lost, or a field is
  * invalid) the screen keeps what the user typed and, for a lost lock, shows the current values
  * beside it. The view's locks also go when the view is destroyed.
+ *
+ * <p>The page only shows: the lock side of the visit (entering, looking, saving and releasing in
+ * one transaction, taking over) is {@link EditVisits}; where the page stands is one {@link
+ * EditorState}; the take-over and hand-over dialogs are {@link TakeOverPanel} and {@link
+ * HandoverPanel}.
  *
  * @param <D> what the screen edits (a draft record of the configurator package)
  */
@@ -51,25 +49,21 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(LockedEditor.class.getName());
 
-    @Inject transient LockManager locks;
+    /**
+     * Why the page was opened: to edit (it asks for the lock), or only to look ({@code view=true}).
+     */
+    enum Purpose {
+        EDIT,
+        VIEW
+    }
+
+    @Inject transient EditVisits visits;
 
     @Inject transient CurrentOwner owner;
 
     @Inject transient Settings settings;
 
-    @Inject transient LivePages live;
-
-    @Inject transient Presence presence;
-
-    @Inject transient ResourceCatalog catalog;
-
-    @Inject transient Drafts drafts;
-
-    @Inject transient com.editlock.configurator.EditVisits visits;
-
     @Inject transient Handovers handovers;
-
-    @Inject transient com.editlock.security.UserDirectory directory;
 
     /** The reader's language and zone: every sentence and time on the page. */
     @Inject protected transient Viewpoint reader;
@@ -77,37 +71,29 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     /** Asking the holder to hand over, and answering such requests. */
     private final HandoverPanel handover = new HandoverPanel();
 
+    /** Taking the record from its holder, with a reason and a confirmation. */
+    private final TakeOverPanel takingOver = new TakeOverPanel();
+
     /** This tab: locks remember the view that took them. */
     private final String viewToken = UUID.randomUUID().toString();
 
+    private Purpose purpose = Purpose.EDIT;
+    private EditorState state = EditorState.NOT_FOUND;
+
+    /** The lock this tab holds while {@link EditorState#EDITING}, else null. */
     private Lock lock;
-    private String lockStatus;
+
+    private final LockStatus status = new LockStatus();
     private D current;
-    private boolean found;
-    private boolean refused;
     private String ownerId;
 
-    /** The record this page shows, once found. */
+    /** The record this page shows, once found, and its aggregate. */
     private LockKey shownKey;
 
     private LockKey aggregate;
 
-    /** The take-over's reason as typed, and whether its confirmation is showing. */
-    private String takeOverReason;
-
-    private boolean confirmingTakeOver;
-
-    /** The person's unsaved draft of this record when the page opened (editing only), or null. */
-    private Drafts.Draft draft;
-
-    /** Who was in the way when the page last looked, for "Sara has finished". */
-    private String lastHolders;
-
-    /** The record that was in the way when the page last looked, to tell how its lock ended. */
-    private LockKey lastInTheWay;
-
-    private boolean free;
-    private boolean lost;
+    /** The person's unsaved draft of this record when the page opened (editing only). */
+    private DraftOffer draftOffer = DraftOffer.NONE;
 
     /**
      * The lock this page lost while open: its story is told again as it goes on (who holds the
@@ -116,9 +102,6 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     private Lock lostLock;
 
     private List<String> viewers = List.of();
-
-    /** Opened with {@code view=true}: read-only from the start, without asking for the lock. */
-    private boolean viewOnly;
 
     /**
      * The key this screen locks, from its view parameter; empty when the parameter is missing or
@@ -166,56 +149,53 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
         LockOwner me = owner.get();
         ownerId = me.ownerId();
-        if (viewOnly) {
+        if (purpose == Purpose.VIEW) {
             current = currentValues().orElse(null);
-            found = current != null;
-            if (!found) {
+            if (current == null) {
                 notFound();
+                return;
             }
-        } else
-            try {
-                Editing<D> editing = open(LockRequest.write(key.get(), me, viewToken));
-                lock = editing.lock();
-                current = editing.draft();
-                edit(editing.draft());
-                lockStatus = sentences().youAreEditing();
-                found = true;
-            } catch (LockUnavailableException e) {
-                lockStatus = sentences().beingEdited(e.holders());
-                lastHolders = LockSentences.names(e.holders());
-                lastInTheWay = e.holders().get(0).key();
-                current = currentValues().orElse(null);
-                found = current != null;
-            } catch (UnknownResourceException | LockLimitException e) {
-                error(e.getMessage());
-            } catch (LockStoreException e) {
-                LOG.log(Level.WARNING, "Could not open a record for editing", e);
-                error(reader.say("store.failed"));
-            }
-        if (found) {
-            shownKey = key.get();
-            aggregate = catalog.aggregateOf(shownKey);
-            live.open(viewToken, ownerId, shownKey, aggregate);
-            presence.join(shownKey, new Viewer(viewToken, ownerId, me.login(), me.displayName()));
-            List<Lock> inAggregate = locks.locksIn(aggregate);
-            if (viewOnly) {
-                describeWhoIsInTheWay(inAggregate);
-            }
-            lookAtViewers(inAggregate);
-            lookAtHandovers(inAggregate);
-            if (lock != null) {
-                draft = findDraft(me.login());
-            }
+            state = EditorState.HELD_BY_OTHERS;
+        } else if (!openForEditing(key.get(), me)) {
+            return;
+        }
+        shownKey = key.get();
+        aggregate = visits.enter(shownKey, me, viewToken);
+        EditVisits.Look look = visits.look(shownKey, aggregate, ownerId);
+        if (purpose == Purpose.VIEW) {
+            describeWhoIsInTheWay(look);
+        }
+        show(look);
+        if (lock != null) {
+            draftOffer =
+                    visits.offeredDraft(me.login(), shownKey)
+                            .map(DraftOffer::new)
+                            .orElse(DraftOffer.NONE);
         }
     }
 
-    private Drafts.Draft findDraft(String login) {
+    /** Asks for the lock and loads under it; false when there is nothing to show. */
+    private boolean openForEditing(LockKey key, LockOwner me) {
         try {
-            return drafts.find(login, shownKey).orElse(null);
-        } catch (RuntimeException e) { // the page works without the offer; the draft stays kept
-            LOG.log(Level.WARNING, "Could not read a draft", e);
-            return null;
+            Editing<D> editing = open(LockRequest.write(key, me, viewToken));
+            lock = editing.lock();
+            current = editing.draft();
+            edit(editing.draft());
+            status.say(sentences().youAreEditing());
+            state = EditorState.EDITING;
+            return true;
+        } catch (LockUnavailableException e) {
+            status.heldBy(e.holders(), sentences());
+            current = currentValues().orElse(null);
+            state = current == null ? EditorState.NOT_FOUND : EditorState.HELD_BY_OTHERS;
+            return current != null;
+        } catch (UnknownResourceException | LockLimitException e) {
+            Screen.error(e.getMessage());
+        } catch (LockStoreException e) {
+            LOG.log(Level.WARNING, "Could not open a record for editing", e);
+            Screen.error(reader.say("store.failed"));
         }
+        return false;
     }
 
     /**
@@ -229,27 +209,26 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             return;
         }
         try {
-            List<Lock> inAggregate = locks.locksIn(aggregate);
+            EditVisits.Look look = visits.look(shownKey, aggregate, ownerId);
             if (lock != null) {
-                Optional<LostLock> gone = locks.lost(lock);
-                if (gone.isPresent()) {
-                    lostLock = lock;
-                    lock = null;
-                    refused = true;
-                    lost = true;
-                    lockStatus = sentences().lost(gone.get(), title());
-                    current = currentValues().orElse(current);
-                }
+                visits.lost(lock)
+                        .ifPresent(
+                                gone -> {
+                                    lostLock = lock;
+                                    lock = null;
+                                    state = EditorState.LOST;
+                                    status.say(sentences().lost(gone, title()));
+                                    current = currentValues().orElse(current);
+                                });
             } else if (lostLock != null) {
-                locks.lost(lostLock)
-                        .ifPresent(gone -> lockStatus = sentences().lost(gone, title()));
+                visits.lost(lostLock)
+                        .ifPresent(gone -> status.say(sentences().lost(gone, title())));
                 current = currentValues().orElse(current);
-            } else if (!refused) {
-                describeWhoIsInTheWay(inAggregate);
+            } else if (state.reading()) {
+                describeWhoIsInTheWay(look);
                 current = currentValues().orElse(current);
             }
-            lookAtViewers(inAggregate);
-            lookAtHandovers(inAggregate);
+            show(look);
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not look at the lock again", e);
         }
@@ -258,9 +237,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
     }
 
-    private void lookAtHandovers(List<Lock> inAggregate) {
+    /** Shows who is looking, and where the hand-over requests stand. */
+    private void show(EditVisits.Look look) {
+        viewers = sentences().lookers(look.lookers());
         try {
-            handover.readBy(reader).look(handovers, lock, ownerId, shownKey, inAggregate);
+            handover.readBy(reader).look(handovers, lock, ownerId, shownKey, look.inAggregate());
         } catch (RuntimeException e) { // the page works without it; the next look tries again
             LOG.log(Level.WARNING, "Could not look at the hand-over requests", e);
         }
@@ -268,119 +249,50 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     /** The holder handed the record to this tab: the page opens it for editing by itself. */
     private void openHandedOver() {
-        FacesContext faces = FacesContext.getCurrentInstance();
-        var external = faces.getExternalContext();
-        try {
-            external.redirect(
-                    external.getRequestContextPath()
-                            + faces.getViewRoot().getViewId()
-                            + "?id="
-                            + getShownId());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        Screen.redirect(
+                FacesContext.getCurrentInstance().getViewRoot().getViewId()
+                        + "?id="
+                        + getShownId());
     }
 
     /** "Ask … to hand over", with the note the page sends (an {@code h:commandScript}). */
     public void askHandover() {
-        if (shownKey != null) {
-            handover.readBy(reader).ask(handovers, owner.get(), viewToken, shownKey);
-            refresh();
-        }
+        handoverStep(h -> h.ask(handovers, owner.get(), viewToken, shownKey));
     }
 
     /** The holder's Hand over or Keep editing, with the request and reply the page sends. */
     public void answerHandover() {
-        if (shownKey != null) {
-            handover.readBy(reader).answer(handovers, ownerId);
-            refresh();
-        }
+        handoverStep(h -> h.answer(handovers, ownerId));
     }
 
     /** The asker takes their request back. */
     public void withdrawHandover() {
+        handoverStep(h -> h.withdraw(handovers, ownerId));
+    }
+
+    private void handoverStep(Consumer<HandoverPanel> step) {
         if (shownKey != null) {
-            handover.readBy(reader).withdraw(handovers, ownerId);
+            step.accept(handover.readBy(reader));
             refresh();
         }
     }
 
-    /** The request waiting for this page's answer, as its holder reads it; empty when none. */
-    public String getHandoverRequestText() {
-        var first = handover.getFirst();
-        if (first == null) {
-            return "";
-        }
-        return first.note() == null
-                ? reader.say("handover.request", first.askerName(), title())
-                : reader.say("handover.request.note", first.askerName(), title(), first.note());
-    }
-
     public HandoverPanel getHandover() {
-        return handover.readBy(reader);
+        return handover.readBy(reader, title());
     }
 
     /**
      * A read-only page's sentence: who edits this record (or the whole of it), or that it is free.
      */
-    private void describeWhoIsInTheWay(List<Lock> inAggregate) {
-        List<Lock> inTheWay =
-                inAggregate.stream()
-                        .filter(
-                                l ->
-                                        !l.isHeldBy(ownerId)
-                                                && (l.key().equals(shownKey)
-                                                        || l.key().isAggregate()
-                                                        || shownKey.isAggregate()))
-                        .toList();
-        boolean wasFree = free;
-        free = inTheWay.isEmpty();
-        if (free) {
-            if (lockStatus == null || !wasFree) {
-                LockEvent ending = lastInTheWay == null ? null : howItEnded(lastInTheWay);
-                lockStatus =
-                        sentences()
-                                .freeNow(
-                                        lastHolders,
-                                        ending == null ? null : ending.type(),
-                                        ending == null || ending.actor() == null
-                                                ? null
-                                                : directory.displayName(ending.actor()),
-                                        ending == null ? null : ending.reason());
-            }
-        } else {
-            lockStatus = sentences().beingEdited(inTheWay);
-            lastHolders = LockSentences.names(inTheWay);
-            lastInTheWay = inTheWay.get(0).key();
-        }
-    }
-
-    private void lookAtViewers(List<Lock> held) {
-        viewers =
-                presence.viewers(shownKey).stream()
-                        .map(
-                                v -> {
-                                    boolean editing =
-                                            held.stream()
-                                                    .anyMatch(
-                                                            l ->
-                                                                    l.isHeldBy(v.ownerId())
-                                                                            && (l.key()
-                                                                                            .equals(
-                                                                                                    shownKey)
-                                                                                    || l.key()
-                                                                                            .isAggregate()));
-                                    boolean me = v.ownerId().equals(ownerId);
-                                    return v.displayName()
-                                            + (me ? reader.say("viewers.you") : "")
-                                            + (editing ? reader.say("viewers.editing") : "");
-                                })
-                        .toList();
+    private void describeWhoIsInTheWay(EditVisits.Look look) {
+        boolean wasFree = state == EditorState.FREE;
+        state = look.free() ? EditorState.FREE : EditorState.HELD_BY_OTHERS;
+        status.looked(look, wasFree, sentences(), visits);
     }
 
     public String save() {
         if (lock == null) {
-            error(reader.say("save.notEditing"));
+            Screen.error(reader.say("save.notEditing"));
             return null;
         }
         Lock saving = lock;
@@ -389,63 +301,40 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
                     saving, viewToken, owner.get().login(), shownKey, () -> write(saving));
         } catch (LockNotHeldException | ConcurrentModificationException e) {
             lock = null;
-            refused = true;
-            lockStatus =
+            state = EditorState.SAVE_REFUSED;
+            status.say(
                     e instanceof LockNotHeldException held && held.lost().isPresent()
                             ? sentences().refusedSave(held.lost().get(), title())
-                            : e.getMessage();
+                            : e.getMessage());
             current = currentValues().orElse(current);
-            error(lockStatus + " " + reader.say("save.typedStays"));
+            Screen.error(status.text() + " " + reader.say("save.typedStays"));
             return null;
         } catch (InvalidDraftException e) {
-            FacesContext faces = FacesContext.getCurrentInstance();
-            for (InvalidDraftException.Problem p : e.problems()) {
-                faces.addMessage(
-                        clientIdOf(p.field()),
-                        new FacesMessage(FacesMessage.SEVERITY_ERROR, p.message(), null));
-            }
-            error(e.getMessage());
+            e.problems().forEach(p -> Screen.fieldError(clientIdOf(p.field()), p.message()));
+            Screen.error(e.getMessage());
             return null;
         } catch (RuntimeException e) {
             if (!LockStoreException.isDatabaseFailure(e)) {
                 throw e;
             }
             LOG.log(Level.WARNING, "Could not save under a lock", e);
-            error(reader.say("store.failed") + " " + reader.say("save.typedStays"));
+            Screen.error(reader.say("store.failed") + " " + reader.say("save.typedStays"));
             return null;
         }
         lock = null; // saved, released and its draft gone, all in one transaction
-        info(reader.say("save.done", title()));
+        state = EditorState.LEFT;
+        Screen.info(reader.say("save.done", title()));
         return returnOutcome() + "?faces-redirect=true";
     }
 
     /** Whether this person may take the record from its holder here (and someone holds it). */
     public boolean isMayTakeOver() {
-        return found
-                && lock == null
-                && !refused
-                && !free
-                && shownKey != null
-                && owner.mayTakeOver();
+        return state == EditorState.HELD_BY_OTHERS && shownKey != null && owner.mayTakeOver();
     }
 
-    /** First step: a reason is required, then the confirmation shows. */
-    public void askTakeOver() {
-        if (takeOverReason == null || takeOverReason.isBlank()) {
-            FacesContext.getCurrentInstance()
-                    .addMessage(
-                            "takeOver:reason",
-                            new FacesMessage(
-                                    FacesMessage.SEVERITY_ERROR,
-                                    reader.say("takeOver.reason.required"),
-                                    null));
-            return;
-        }
-        confirmingTakeOver = true;
-    }
-
-    public void cancelTakeOver() {
-        confirmingTakeOver = false;
+    /** The take-over dialog. */
+    public TakeOverPanel getTakingOver() {
+        return takingOver.readBy(reader);
     }
 
     /**
@@ -455,50 +344,41 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
      */
     public String takeOver() {
         if (!isMayTakeOver()) {
-            error(reader.say("takeOver.notAllowed"));
+            Screen.error(reader.say("takeOver.notAllowed"));
             return null;
         }
-        LockOwner me = owner.get();
         try {
-            locks.takeOver(shownKey, me, viewToken, me.login(), takeOverReason);
+            visits.takeOver(shownKey, owner.get(), viewToken, takingOver.getReason());
         } catch (IllegalArgumentException e) {
-            confirmingTakeOver = false;
-            error(e.getMessage());
+            takingOver.failed();
+            Screen.error(e.getMessage());
             return null;
         } catch (LockUnavailableException e) {
-            confirmingTakeOver = false;
-            error(reader.say("takeOver.parts", LockSentences.names(e.holders())));
+            takingOver.failed();
+            Screen.error(reader.say("takeOver.parts", LockSentences.names(e.holders())));
             return null;
         } catch (LockStoreException e) {
             LOG.log(Level.WARNING, "Could not take over a lock", e);
-            error(reader.say("store.failed"));
+            Screen.error(reader.say("store.failed"));
             return null;
         }
-        info(reader.say("takeOver.done", title()));
+        Screen.info(reader.say("takeOver.done", title()));
         String viewId = FacesContext.getCurrentInstance().getViewRoot().getViewId();
         return viewId + "?faces-redirect=true&id=" + getShownId();
     }
 
-    public String getTakeOverReason() {
-        return takeOverReason;
-    }
-
-    public void setTakeOverReason(String takeOverReason) {
-        this.takeOverReason = takeOverReason;
-    }
-
-    public boolean isConfirmingTakeOver() {
-        return confirmingTakeOver;
-    }
-
     /** Who holds the record now, as the confirmation names them. */
     public String getHolderNames() {
-        return lastHolders == null ? reader.say("takeOver.holder") : lastHolders;
+        return status.lastHolders() == null ? reader.say("takeOver.holder") : status.lastHolders();
     }
 
     public String done() {
-        release();
-        info(reader.say("edit.left", title()));
+        if (lock != null) { // a newer tab that took it over keeps it
+            visits.leave(lock, viewToken);
+            lock = null;
+            state = EditorState.LEFT;
+        }
+        Screen.info(reader.say("edit.left", title()));
         return returnOutcome() + "?faces-redirect=true";
     }
 
@@ -510,77 +390,35 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
      */
     @PreDestroy
     void viewDestroyed() {
-        if (live != null) {
-            live.forget(viewToken);
-        }
-        if (lock != null && locks != null && FacesContext.getCurrentInstance() != null) {
-            try {
-                locks.releaseView(ownerId, viewToken);
-            } catch (RuntimeException e) {
-                LOG.log(
-                        Level.FINE,
-                        "Could not release the locks of a destroyed view; the lease will.",
-                        e);
-            }
+        if (visits != null) {
+            visits.forget(
+                    viewToken, ownerId, lock != null && FacesContext.getCurrentInstance() != null);
         }
     }
 
-    private void release() {
-        if (lock != null) {
-            locks.release(
-                    lock.key(),
-                    lock.ownerId(),
-                    viewToken); // a newer tab that took it over keeps it
-            lock = null;
-        }
-    }
-
-    /**
-     * The page says so, and answers 404: a bookmark or a link to a deleted record is not a success.
-     */
     private void notFound() {
-        error(reader.say("record.notFound"));
-        FacesContext.getCurrentInstance().getExternalContext().setResponseStatus(404);
+        state = EditorState.NOT_FOUND;
+        Screen.notFound(reader.say("record.notFound"));
     }
 
-    protected static void error(String message) {
-        FacesContext.getCurrentInstance()
-                .addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
-    }
-
-    private static void info(String message) {
-        FacesContext faces = FacesContext.getCurrentInstance();
-        faces.getExternalContext().getFlash().setKeepMessages(true);
-        faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_INFO, message, null));
-    }
-
-    /** Parses a view parameter as a positive id. */
-    protected static Optional<Long> id(String text) {
-        try {
-            long id = Long.parseLong(text == null ? "" : text.trim());
-            return id > 0 ? Optional.of(id) : Optional.empty();
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
+    /** The {@code view} parameter: {@code true} opens the page only to look. */
     public boolean isViewOnly() {
-        return viewOnly;
+        return purpose == Purpose.VIEW;
     }
 
     public void setViewOnly(boolean viewOnly) {
-        this.viewOnly = viewOnly;
+        this.purpose = viewOnly ? Purpose.VIEW : Purpose.EDIT;
     }
 
     public boolean isEditing() {
-        return lock != null;
+        return state == EditorState.EDITING;
     }
 
     /**
-     * Whether the form is shown: while editing, and after a refused save (to keep what was typed).
+     * Whether the form is shown: while editing, and after the lock went (to keep what was typed).
      */
     public boolean isFormShown() {
-        return lock != null || refused;
+        return state.formShown();
     }
 
     /** The id of the record this page shows (for "Edit now"). */
@@ -590,12 +428,12 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
 
     /** A read-only page whose record became free: it offers editing. */
     public boolean isFree() {
-        return free;
+        return state == EditorState.FREE;
     }
 
     /** An editing page whose lock was taken away while it was open. */
     public boolean isLost() {
-        return lost;
+        return state == EditorState.LOST;
     }
 
     /** Who is looking at this record (each person once), marking who is editing. */
@@ -604,15 +442,15 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
     }
 
     public boolean isRefused() {
-        return refused;
+        return state.refused();
     }
 
     public boolean isFound() {
-        return found;
+        return state != EditorState.NOT_FOUND;
     }
 
     public String getLockStatus() {
-        return lockStatus;
+        return status.text();
     }
 
     public D getCurrent() {
@@ -637,36 +475,13 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         return shownKey == null ? "" : shownKey.toString();
     }
 
-    /** The kept draft's fields (JSON) when the page opened, or empty. */
-    public String getDraftFields() {
-        return draft == null ? "" : draft.fields();
-    }
-
-    /** The values the page showed when that draft began (JSON), or empty. */
-    public String getDraftBase() {
-        return draft == null ? "" : draft.base();
-    }
-
-    /** When the kept draft was last saved, as the page says it. */
-    public String getDraftTime() {
-        return draft == null ? "" : reader.clock(draft.savedAt());
+    /** The kept draft offered when the page opened. */
+    public DraftOffer getDraftOffer() {
+        return draftOffer.readBy(reader);
     }
 
     /** The page's sentences, in the reader's language and zone. */
     protected LockSentences sentences() {
         return new LockSentences(reader);
-    }
-
-    /**
-     * How the lock on {@code key} last ended (the newest line of its history that ends a lock), to
-     * say why the record is free; {@code null} when the history does not tell.
-     */
-    private LockEvent howItEnded(LockKey key) {
-        try {
-            return locks.lastEnding(key).orElse(null);
-        } catch (RuntimeException e) { // the sentence then names no cause
-            LOG.log(Level.FINE, "Could not read how a lock ended", e);
-            return null;
-        }
     }
 }

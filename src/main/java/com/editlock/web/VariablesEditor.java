@@ -27,7 +27,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
 
     @Override
     protected Optional<LockKey> key() {
-        return id(id).map(LockKey::variables);
+        return Screen.id(id).map(LockKey::variables);
     }
 
     @Override
