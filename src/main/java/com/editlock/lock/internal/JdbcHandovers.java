@@ -1,6 +1,7 @@
 package com.editlock.lock.internal;
 
 import static com.editlock.lock.internal.LockRows.bind;
+import static com.editlock.lock.internal.LockStatements.*;
 
 import com.editlock.lock.HandoverRefusedException;
 import com.editlock.lock.HandoverRefusedException.Reason;
@@ -46,101 +47,6 @@ public class JdbcHandovers implements Handovers {
     private static final DateTimeFormatter CLOCK =
             DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
-    private static final String COLUMNS =
-            """
-            id, resource_key, holder_owner_id, holder_login, holder_name, holder_token, asker_owner_id, asker_login, \
-            asker_name, asker_view, note, state, reply, asked_at, expires_at, answered_at""";
-
-    /** A step's history line, on the holder's grant, from the rows of {@code changed}. */
-    private static String audited(String eventType) {
-        return """
-                audited as (
-                    insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login,
-                                            display_name, fencing_token, actor, reason)
-                    select '%s', resource_key, aggregate_key, 'WRITE', holder_owner_id, holder_login, holder_name,
-                           holder_token, asker_login, %s
-                    from changed)"""
-                .formatted(eventType, eventType.equals("HANDOVER_DECLINED") ? "reply" : "note");
-    }
-
-    /**
-     * The request and its line, if someone else holds a live WRITE lock on the key. The holder's
-     * row is locked for share, so the lock cannot end between being read and being asked for (its
-     * end's line comes after the request's). Parameters: key, asker's owner id, asker's login;
-     * asker's owner id, login, name, view, note, timeout seconds.
-     */
-    static final String ASK =
-            """
-            with holder as (
-                select * from app_lock
-                where resource_key = ? and mode = 'WRITE' and expires_at > statement_timestamp()
-                  and owner_id <> ? and user_login <> ?
-                for share),
-            changed as (
-                insert into handover_request (resource_key, aggregate_key, holder_owner_id, holder_login, holder_name,
-                                              holder_token, asker_owner_id, asker_login, asker_name, asker_view, note,
-                                              expires_at)
-                select resource_key, aggregate_key, owner_id, user_login, display_name, fencing_token, ?, ?, ?, ?, ?,
-                       statement_timestamp() + make_interval(secs => ?)
-                from holder
-                on conflict (asker_login, resource_key) where state = 'OPEN' do nothing
-                returning *),
-            """
-                    + audited("HANDOVER_ASKED")
-                    + "\nselect "
-                    + COLUMNS
-                    + " from changed";
-
-    /** Parameters: asker's login, key. */
-    static final String ASKED_LATELY =
-            """
-            select count(*) filter (where state = 'OPEN'),
-                   count(*) filter (where resource_key = ? and asked_at > statement_timestamp() - make_interval(mins => ?))
-            from handover_request where asker_login = ? and (state = 'OPEN' or asked_at > statement_timestamp() - make_interval(mins => ?))""";
-
-    /** Parameters: new state, reply, id. The request must be open. */
-    private static String close(String eventType) {
-        return """
-                with changed as (
-                    update handover_request set state = ?, reply = ?, answered_at = statement_timestamp()
-                    where id = ? and state = 'OPEN'
-                    returning *),
-                """
-                + audited(eventType)
-                + "\nselect "
-                + COLUMNS
-                + " from changed";
-    }
-
-    static final String DECLINE = close("HANDOVER_DECLINED");
-
-    static final String WITHDRAW = close("HANDOVER_WITHDRAWN");
-
-    /** Times out the open requests past their time. */
-    static final String TIME_OUT =
-            """
-            with changed as (
-                update handover_request set state = 'TIMED_OUT', answered_at = statement_timestamp()
-                where id in (select id from handover_request
-                             where state = 'OPEN' and expires_at <= statement_timestamp()
-                             order by id for update skip locked)
-                returning *),
-            """
-                    + audited("HANDOVER_TIMED_OUT")
-                    + "\nselect count(*) from changed";
-
-    /**
-     * Ends the open requests whose grant is gone (its row deleted: released, swept, taken, handed
-     * over). A lapsed row that is still there may yet be renewed, so it keeps its requests.
-     */
-    static final String END_ORPHANS =
-            """
-            update handover_request r set state = 'ENDED', answered_at = statement_timestamp()
-            where r.id in (select id from handover_request q
-                           where q.state = 'OPEN'
-                             and not exists (select 1 from app_lock l where l.fencing_token = q.holder_token)
-                           order by q.id for update skip locked)""";
-
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
@@ -160,7 +66,7 @@ public class JdbcHandovers implements Handovers {
         try (Connection c = dataSource.getConnection()) {
             try (PreparedStatement ps =
                             bind(
-                                    c.prepareStatement(ASKED_LATELY),
+                                    c.prepareStatement(HANDOVER_ASKED_LATELY),
                                     key.toString(),
                                     WINDOW_MINUTES,
                                     asker.login(),
@@ -191,7 +97,7 @@ public class JdbcHandovers implements Handovers {
             List<HandoverRequest> asked =
                     requests(
                             c,
-                            ASK,
+                            HANDOVER_ASK,
                             key.toString(),
                             asker.ownerId(),
                             asker.login(),
@@ -239,7 +145,7 @@ public class JdbcHandovers implements Handovers {
         try (Connection c = dataSource.getConnection()) {
             HandoverRequest r = openOne(c, id, holderOwnerId, true);
             if (!handOver) {
-                return requests(c, DECLINE, "DECLINED", text, id).get(0);
+                return requests(c, HANDOVER_DECLINE, "DECLINED", text, id).get(0);
             }
             try {
                 locks.handOver(
@@ -250,31 +156,17 @@ public class JdbcHandovers implements Handovers {
                         r.askerView(),
                         r.note());
             } catch (LockNotHeldException e) {
-                execute(
-                        c,
-                        "update handover_request set state = 'ENDED', answered_at ="
-                                + " statement_timestamp() where id = ?",
-                        id);
+                execute(c, HANDOVER_END, id);
                 throw new HandoverRefusedException(
                         Reason.LOCK_ENDED,
                         "Not handed over: " + e.lost().map(LostLock::story).orElse(e.getMessage()));
             }
-            execute(
-                    c,
-                    "update handover_request set state = 'HANDED_OVER', reply = ?, answered_at ="
-                            + " statement_timestamp() where id = ?",
-                    text,
-                    id);
+            execute(c, HANDOVER_HANDED_OVER, text, id);
             // The others who asked for this grant: it is gone, so their requests end with it. One
             // being answered right now (locked) ends in its own answer, which finds the grant gone;
             // waiting for it here would deadlock, as it waits for the aggregate this one holds.
-            execute(
-                    c,
-                    "update handover_request set state = 'ENDED', answered_at ="
-                            + " statement_timestamp() where id in (select id from handover_request"
-                            + " where holder_token = ? and state = 'OPEN' for update skip locked)",
-                    r.holderToken());
-            return select(c, "id = ?", id).get(0);
+            execute(c, HANDOVER_END_OTHERS, r.holderToken());
+            return select(c, HANDOVER_BY_ID, id).get(0);
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("answer request " + id, e);
         }
@@ -287,7 +179,7 @@ public class JdbcHandovers implements Handovers {
     public HandoverRequest withdraw(long id, String askerOwnerId) {
         try (Connection c = dataSource.getConnection()) {
             openOne(c, id, askerOwnerId, false);
-            return requests(c, WITHDRAW, "WITHDRAWN", null, id).get(0);
+            return requests(c, HANDOVER_WITHDRAW, "WITHDRAWN", null, id).get(0);
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("withdraw request " + id, e);
         }
@@ -297,13 +189,8 @@ public class JdbcHandovers implements Handovers {
     @Transactional(Transactional.TxType.REQUIRED)
     public void withdrawFromView(String askerOwnerId, String view) {
         try (Connection c = dataSource.getConnection()) {
-            for (HandoverRequest r :
-                    select(
-                            c,
-                            "state = 'OPEN' and asker_owner_id = ? and asker_view = ?",
-                            askerOwnerId,
-                            view)) {
-                requests(c, WITHDRAW, "WITHDRAWN", null, r.id());
+            for (HandoverRequest r : select(c, HANDOVER_OPEN_FROM_VIEW, askerOwnerId, view)) {
+                requests(c, HANDOVER_WITHDRAW, "WITHDRAWN", null, r.id());
             }
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("withdraw a closed tab's requests", e);
@@ -316,7 +203,7 @@ public class JdbcHandovers implements Handovers {
      */
     private HandoverRequest openOne(Connection c, long id, String ownerId, boolean asHolder)
             throws SQLException {
-        List<HandoverRequest> found = select(c, "id = ? for update", id);
+        List<HandoverRequest> found = select(c, HANDOVER_BY_ID_LOCKED, id);
         HandoverRequest r = found.isEmpty() ? null : found.get(0);
         if (r == null || !(r.holderOwnerId().equals(ownerId) || r.askerOwnerId().equals(ownerId))) {
             throw new HandoverRefusedException(
@@ -331,8 +218,8 @@ public class JdbcHandovers implements Handovers {
                             : "Only " + r.askerName() + ", who asked, may withdraw this.");
         }
         if (r.isOpen() && !r.expiresAt().isAfter(Instant.now())) {
-            requests(c, TIME_OUT.replace("expires_at <= statement_timestamp()", "id = ?"), id);
-            r = select(c, "id = ?", id).get(0);
+            requests(c, HANDOVER_TIME_OUT_ONE, id);
+            r = select(c, HANDOVER_BY_ID, id).get(0);
         }
         if (!r.isOpen()) {
             throw new HandoverRefusedException(
@@ -349,30 +236,19 @@ public class JdbcHandovers implements Handovers {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<HandoverRequest> find(long id, String ownerId) {
-        return select(
-                        "id = ? and (holder_owner_id = ? or asker_owner_id = ?)",
-                        id,
-                        ownerId,
-                        ownerId)
-                .stream()
-                .findFirst();
+        return select(HANDOVER_FOR_PARTY, id, ownerId, ownerId).stream().findFirst();
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<HandoverRequest> openTo(long holderToken) {
-        return select("holder_token = ? and state = 'OPEN' order by id", holderToken);
+        return select(HANDOVER_OPEN_TO, holderToken);
     }
 
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<HandoverRequest> latest(String askerOwnerId, LockKey key) {
-        return select(
-                        "asker_owner_id = ? and resource_key = ? order by id desc limit 1",
-                        askerOwnerId,
-                        key.toString())
-                .stream()
-                .findFirst();
+        return select(HANDOVER_LATEST, askerOwnerId, key.toString()).stream().findFirst();
     }
 
     @Override
@@ -384,7 +260,7 @@ public class JdbcHandovers implements Handovers {
         try (Connection c = dataSource.getConnection()) {
             return select(
                     c,
-                    "state = 'OPEN' and resource_key = any(?) order by id",
+                    HANDOVER_OPEN_FOR,
                     c.createArrayOf("varchar", keys.stream().map(LockKey::toString).toArray()));
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("read open requests", e);
@@ -396,12 +272,12 @@ public class JdbcHandovers implements Handovers {
     public int expire() {
         try (Connection c = dataSource.getConnection()) {
             int timedOut;
-            try (PreparedStatement ps = c.prepareStatement(TIME_OUT);
+            try (PreparedStatement ps = c.prepareStatement(HANDOVER_TIME_OUT);
                     ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 timedOut = rs.getInt(1);
             }
-            execute(c, END_ORPHANS);
+            execute(c, HANDOVER_END_ORPHANS);
             return timedOut;
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("time out requests", e);
@@ -412,11 +288,7 @@ public class JdbcHandovers implements Handovers {
     @Transactional(Transactional.TxType.SUPPORTS)
     public int purge(int days) {
         try (Connection c = dataSource.getConnection()) {
-            return execute(
-                    c,
-                    "delete from handover_request where state <> 'OPEN' and asked_at <"
-                            + " statement_timestamp() - make_interval(days => ?)",
-                    days);
+            return execute(c, HANDOVER_PURGE, days);
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("purge requests", e);
         }
@@ -441,18 +313,17 @@ public class JdbcHandovers implements Handovers {
         return text.strip();
     }
 
-    private List<HandoverRequest> select(String condition, Object... params) {
+    private List<HandoverRequest> select(String statement, Object... params) {
         try (Connection c = dataSource.getConnection()) {
-            return select(c, condition, params);
+            return select(c, statement, params);
         } catch (SQLException e) {
             throw new com.editlock.lock.LockStoreException("read requests", e);
         }
     }
 
-    private static List<HandoverRequest> select(Connection c, String condition, Object... params)
+    private static List<HandoverRequest> select(Connection c, String statement, Object... params)
             throws SQLException {
-        return requests(
-                c, "select " + COLUMNS + " from handover_request where " + condition, params);
+        return requests(c, statement, params);
     }
 
     private static int execute(Connection c, String sql, Object... params) throws SQLException {

@@ -105,12 +105,8 @@ public class LockMetrics {
             return heldCounts;
         }
         Map<LockKey.Kind, Long> counts = new EnumMap<>(LockKey.Kind.class);
-        String sql =
-                "select case when resource_key like 'item:%' then 'ITEM_FILTERS'"
-                        + " when resource_key like '%:variables' then 'CONFIGURATOR_VARIABLES' else 'CONFIGURATOR' end,"
-                        + " count(*) from app_lock where expires_at > statement_timestamp() group by 1";
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql);
+                PreparedStatement ps = c.prepareStatement(LockStatements.HELD_BY_KIND);
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 counts.put(LockKey.Kind.valueOf(rs.getString(1)), rs.getLong(2));

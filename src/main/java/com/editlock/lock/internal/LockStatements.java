@@ -405,4 +405,175 @@ final class LockStatements {
                             .map(t -> "'" + t.name() + "'")
                             .collect(java.util.stream.Collectors.joining(", "))
                     + ")\norder by id desc limit 1";
+
+    // ---- Hand-over requests (JdbcHandovers) ----
+
+    static final String HANDOVER_COLUMNS =
+            """
+            id, resource_key, holder_owner_id, holder_login, holder_name, holder_token, asker_owner_id, asker_login, \
+            asker_name, asker_view, note, state, reply, asked_at, expires_at, answered_at""";
+
+    /** A step's history line, on the holder's grant, from the rows of {@code changed}. */
+    private static String handoverAudited(String eventType) {
+        return """
+                audited as (
+                    insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login,
+                                            display_name, fencing_token, actor, reason)
+                    select '%s', resource_key, aggregate_key, 'WRITE', holder_owner_id, holder_login, holder_name,
+                           holder_token, asker_login, %s
+                    from changed)"""
+                .formatted(eventType, eventType.equals("HANDOVER_DECLINED") ? "reply" : "note");
+    }
+
+    /**
+     * The request and its line, if someone else holds a live WRITE lock on the key. The holder's
+     * row is locked for share, so the lock cannot end between being read and being asked for (its
+     * end's line comes after the request's). Parameters: key, asker's owner id, asker's login;
+     * asker's owner id, login, name, view, note, timeout seconds.
+     */
+    static final String HANDOVER_ASK =
+            """
+            with holder as (
+                select * from app_lock
+                where resource_key = ? and mode = 'WRITE' and expires_at > statement_timestamp()
+                  and owner_id <> ? and user_login <> ?
+                for share),
+            changed as (
+                insert into handover_request (resource_key, aggregate_key, holder_owner_id, holder_login, holder_name,
+                                              holder_token, asker_owner_id, asker_login, asker_name, asker_view, note,
+                                              expires_at)
+                select resource_key, aggregate_key, owner_id, user_login, display_name, fencing_token, ?, ?, ?, ?, ?,
+                       statement_timestamp() + make_interval(secs => ?)
+                from holder
+                on conflict (asker_login, resource_key) where state = 'OPEN' do nothing
+                returning *),
+            """
+                    + handoverAudited("HANDOVER_ASKED")
+                    + "\nselect "
+                    + HANDOVER_COLUMNS
+                    + " from changed";
+
+    /** Parameters: asker's login, key. */
+    static final String HANDOVER_ASKED_LATELY =
+            """
+            select count(*) filter (where state = 'OPEN'),
+                   count(*) filter (where resource_key = ? and asked_at > statement_timestamp() - make_interval(mins => ?))
+            from handover_request where asker_login = ? and (state = 'OPEN' or asked_at > statement_timestamp() - make_interval(mins => ?))""";
+
+    /** Parameters: new state, reply, id. The request must be open. */
+    private static String handoverClosed(String eventType) {
+        return """
+                with changed as (
+                    update handover_request set state = ?, reply = ?, answered_at = statement_timestamp()
+                    where id = ? and state = 'OPEN'
+                    returning *),
+                """
+                + handoverAudited(eventType)
+                + "\nselect "
+                + HANDOVER_COLUMNS
+                + " from changed";
+    }
+
+    static final String HANDOVER_DECLINE = handoverClosed("HANDOVER_DECLINED");
+
+    static final String HANDOVER_WITHDRAW = handoverClosed("HANDOVER_WITHDRAWN");
+
+    /** Times out the open requests past their time. */
+    static final String HANDOVER_TIME_OUT =
+            """
+            with changed as (
+                update handover_request set state = 'TIMED_OUT', answered_at = statement_timestamp()
+                where id in (select id from handover_request
+                             where state = 'OPEN' and expires_at <= statement_timestamp()
+                             order by id for update skip locked)
+                returning *),
+            """
+                    + handoverAudited("HANDOVER_TIMED_OUT")
+                    + "\nselect count(*) from changed";
+
+    /**
+     * Ends the open requests whose grant is gone (its row deleted: released, swept, taken, handed
+     * over). A lapsed row that is still there may yet be renewed, so it keeps its requests.
+     */
+    static final String HANDOVER_END_ORPHANS =
+            """
+            update handover_request r set state = 'ENDED', answered_at = statement_timestamp()
+            where r.id in (select id from handover_request q
+                           where q.state = 'OPEN'
+                             and not exists (select 1 from app_lock l where l.fencing_token = q.holder_token)
+                           order by q.id for update skip locked)""";
+
+    /** Hand-over: a request's columns, by a condition. */
+    static String handoverWhere(String condition) {
+        return "select " + HANDOVER_COLUMNS + " from handover_request where " + condition;
+    }
+
+    /** Hand-over: the request, by id. */
+    static final String HANDOVER_BY_ID = handoverWhere("id = ?");
+
+    /** Hand-over: the request, by id, locked for its answer. */
+    static final String HANDOVER_BY_ID_LOCKED = handoverWhere("id = ? for update");
+
+    /** Hand-over: the request, for its holder or its asker. Parameters: id, owner id, owner id. */
+    static final String HANDOVER_FOR_PARTY =
+            handoverWhere("id = ? and (holder_owner_id = ? or asker_owner_id = ?)");
+
+    /** Hand-over: the open requests one tab made. Parameters: asker's owner id, view. */
+    static final String HANDOVER_OPEN_FROM_VIEW =
+            handoverWhere("state = 'OPEN' and asker_owner_id = ? and asker_view = ?");
+
+    /** Hand-over: the open requests to a grant, oldest first. Parameter: the holder's token. */
+    static final String HANDOVER_OPEN_TO =
+            handoverWhere("holder_token = ? and state = 'OPEN' order by id");
+
+    /** Hand-over: an asker's newest request for a key. Parameters: owner id, key. */
+    static final String HANDOVER_LATEST =
+            handoverWhere("asker_owner_id = ? and resource_key = ? order by id desc limit 1");
+
+    /** Hand-over: the open requests for any of the keys. Parameter: the keys. */
+    static final String HANDOVER_OPEN_FOR =
+            handoverWhere("state = 'OPEN' and resource_key = any(?) order by id");
+
+    /** Hand-over: one request, timed out now. Parameter: id. */
+    static final String HANDOVER_TIME_OUT_ONE =
+            HANDOVER_TIME_OUT.replace("expires_at <= statement_timestamp()", "id = ?");
+
+    /** Hand-over: a request whose grant ended before it was answered. Parameter: id. */
+    static final String HANDOVER_END =
+            "update handover_request set state = 'ENDED', answered_at = statement_timestamp() where id = ?";
+
+    /** Hand-over: handed over, with the reply. Parameters: reply, id. */
+    static final String HANDOVER_HANDED_OVER =
+            """
+            update handover_request set state = 'HANDED_OVER', reply = ?, answered_at = statement_timestamp()
+            where id = ?""";
+
+    /**
+     * Hand-over: the other open requests to a grant that was handed over end with it; one being
+     * answered right now (locked) is skipped. Parameter: the holder's token.
+     */
+    static final String HANDOVER_END_OTHERS =
+            """
+            update handover_request set state = 'ENDED', answered_at = statement_timestamp()
+            where id in (select id from handover_request where holder_token = ? and state = 'OPEN' for update skip locked)""";
+
+    /** Hand-over: answered requests asked more than some days ago. Parameter: days. */
+    static final String HANDOVER_PURGE =
+            """
+            delete from handover_request where state <> 'OPEN'
+              and asked_at < statement_timestamp() - make_interval(days => ?)""";
+
+    // ---- Operations (LockMetrics, LockStoreReadiness) ----
+
+    /** The live locks by kind of record, for the metrics. */
+    static final String HELD_BY_KIND =
+            """
+            select case when resource_key like 'item:%' then 'ITEM_FILTERS'
+                        when resource_key like '%:variables' then 'CONFIGURATOR_VARIABLES'
+                        else 'CONFIGURATOR' end,
+                   count(*)
+            from app_lock where expires_at > statement_timestamp() group by 1""";
+
+    /** Whether the store answers at all (the readiness check). */
+    static final String ANSWERS = "select 1 from app_lock limit 1";
 }

@@ -35,7 +35,7 @@ public class LockStoreReadiness implements HealthCheck {
         try (Connection c = dataSource.getConnection();
                 Statement s = c.createStatement()) {
             s.setQueryTimeout(2);
-            s.execute("select 1 from app_lock limit 1");
+            s.execute(LockStatements.ANSWERS);
             response.withData("database", "answers");
         } catch (SQLException | RuntimeException e) {
             return response.down()
