@@ -2,6 +2,7 @@ package com.editlock.live;
 
 import com.editlock.lock.LockKey;
 import com.editlock.platform.Database;
+import com.editlock.platform.FeedCursor;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -50,10 +51,13 @@ public class Presence {
     static final long POLL_MILLIS = 150;
 
     /**
-     * How far back each read looks: a change whose transaction commits this late after it was
-     * stamped is missed.
+     * How long a missing change id holds the cursor back: a change whose transaction commits this
+     * late after it took its id is missed (a rolled-back one never fills its id).
      */
-    private static final int WINDOW_SECONDS = 3;
+    private static final long GAP_PATIENCE_MILLIS = 3_000;
+
+    /** At most this many changes per read; the rest come in the next one. */
+    private static final int BATCH = 500;
 
     private static final String JOIN =
             """
@@ -81,19 +85,18 @@ public class Presence {
 
     private static final String FORGET_CHANGES =
             "delete from presence_change where changed_at < statement_timestamp() - interval '1 minute'";
-    private static final String RECENT_CHANGES =
-            """
-            select id, resource_key from presence_change
-            where changed_at > clock_timestamp() - make_interval(secs => ?) order by id""";
+    private static final String CHANGES_AFTER =
+            "select id, resource_key from presence_change where id > ? order by id limit ?";
+    private static final String LAST_CHANGE = "select coalesce(max(id), 0) from presence_change";
 
     /** This node, as long as it runs: its viewers are renewed under this id. */
     private final String nodeId = UUID.randomUUID().toString();
 
     /**
-     * The changes already told, with when they were read (kept for a little longer than the
-     * window).
+     * Where this node stands in {@code presence_change}: the same cursor as the lock history's
+     * feed, so a change that commits after a later one is still told.
      */
-    private final Map<Long, Long> told = new HashMap<>();
+    private FeedCursor cursor;
 
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
@@ -258,17 +261,25 @@ public class Presence {
 
     private Set<String> unseenChanges(Connection c, long now) throws SQLException {
         Set<String> keys = new LinkedHashSet<>();
-        try (PreparedStatement ps = c.prepareStatement(RECENT_CHANGES)) {
-            ps.setInt(1, WINDOW_SECONDS);
+        if (cursor == null) { // starts at the present: what changed before this node ran is old
+            try (PreparedStatement ps = c.prepareStatement(LAST_CHANGE);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                cursor = new FeedCursor(rs.getLong(1), GAP_PATIENCE_MILLIS);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(CHANGES_AFTER)) {
+            ps.setLong(1, cursor.floor());
+            ps.setInt(2, BATCH);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    if (told.putIfAbsent(rs.getLong(1), now) == null) {
+                    if (cursor.accept(rs.getLong(1))) {
                         keys.add(rs.getString(2));
                     }
                 }
             }
         }
-        told.values().removeIf(at -> now - at > 2L * WINDOW_SECONDS * 1000);
+        cursor.advance(now);
         return keys;
     }
 

@@ -4,6 +4,7 @@ import com.editlock.lock.LockChange;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.platform.Database;
+import com.editlock.platform.FeedCursor;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

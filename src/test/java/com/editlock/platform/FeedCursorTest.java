@@ -1,4 +1,4 @@
-package com.editlock.lock.internal;
+package com.editlock.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
