@@ -89,17 +89,17 @@ public final class Benchmarks {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
         if (parts.contains("pages") || parts.contains("push")) {
-            com.editlock.it.PageBenchmarks.run(
+            com.editlock.bench.PageBenchmarks.run(
                     report, parts.contains("pages"), parts.contains("push"), QUICK);
         }
         if (parts.contains("tokens")) {
-            com.editlock.it.TokenBenchmark.run(report, QUICK);
+            com.editlock.bench.TokenBenchmark.run(report, QUICK);
         }
         if (parts.contains("liveness")) {
             com.editlock.lock.internal.LivenessBenchmark.run(report, QUICK);
         }
         if (parts.contains("capacity")) {
-            com.editlock.it.CapacityBenchmark.run(report, QUICK);
+            com.editlock.bench.CapacityBenchmark.run(report, QUICK);
         }
         // Only a run of every part replaces BENCHMARKS.md; a subset goes to target/ unless told
         // otherwise.

@@ -8,6 +8,8 @@ import com.editlock.configurator.ConfiguratorService;
 import com.editlock.configurator.Drafts;
 import com.editlock.configurator.EditVisits;
 import com.editlock.configurator.FiltersDraft;
+import com.editlock.it.browser.Browser;
+import com.editlock.it.node.Deployments;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockEvent;

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.browser.Browser;
+import com.editlock.it.node.Deployments;
+import com.editlock.it.node.TestDatabase;
+import com.editlock.it.node.TestSettings;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockAdministration;
 import com.editlock.lock.LockEvent;

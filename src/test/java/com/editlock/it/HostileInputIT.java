@@ -3,6 +3,15 @@ package com.editlock.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.HostileApiCatalogue.Case;
+import com.editlock.it.HostileApiCatalogue.Session;
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
+import com.editlock.it.node.Deployments;
+import com.editlock.it.node.LoopbackHttp;
+import com.editlock.it.node.NodeHeap;
+import com.editlock.it.node.TestDatabase;
+import com.editlock.it.node.TestSettings;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URL;
@@ -14,13 +23,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -48,9 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public class HostileInputIT {
 
-    private static final String EVIL = "https://evil.example";
-    private static final String SCRIPT = "<script>alert(1)</script>";
-    private static final String SQL = "1'; drop table app_lock; --";
+    private static final String EVIL = HostileApiCatalogue.EVIL;
 
     @Deployment(testable = false)
     public static WebArchive deployment() {
@@ -68,19 +71,14 @@ public class HostileInputIT {
     private Session omar;
     private Session ada;
 
-    /** One API session: its cookie, sent by hand so each case controls every header. */
-    private record Session(String cookie) {}
-
-    /** A request of the catalogue and what it must get. */
-    private record Case(
-            String name,
-            Supplier<Session> as,
-            String method,
-            String path,
-            Map<String, String> headers,
-            String body,
-            int status,
-            String says) {}
+    /** The catalogue's session of {@code login} (made when the first case runs). */
+    private Session session(String login) {
+        return switch (login) {
+            case "sara" -> sara;
+            case "omar" -> omar;
+            default -> ada;
+        };
+    }
 
     /**
      * Arquillian injects {@code base} per test, so the sessions are made when the first case runs.
@@ -100,11 +98,21 @@ public class HostileInputIT {
         omar = login("omar");
         ada = login("ada");
         assertThat(
-                        send(sara, "POST", "api/locks", json(), "{\"resource\":\"configurator:1\"}")
+                        send(
+                                        sara,
+                                        "POST",
+                                        "api/locks",
+                                        HostileApiCatalogue.json(),
+                                        "{\"resource\":\"configurator:1\"}")
                                 .statusCode())
                 .isEqualTo(201);
         assertThat(
-                        send(omar, "POST", "api/locks", json(), "{\"resource\":\"configurator:2\"}")
+                        send(
+                                        omar,
+                                        "POST",
+                                        "api/locks",
+                                        HostileApiCatalogue.json(),
+                                        "{\"resource\":\"configurator:2\"}")
                                 .statusCode())
                 .isEqualTo(201);
         // Whatever earlier tests left (a lapsing lease, a session about to time out) must not
@@ -139,7 +147,7 @@ public class HostileInputIT {
 
     @TestFactory
     Stream<DynamicTest> catalogue() {
-        List<Case> cases = cases();
+        List<Case> cases = new HostileApiCatalogue(this::session).cases();
         assertThat(cases).as("the catalogue has at least 60 cases").hasSizeGreaterThanOrEqualTo(60);
         return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
     }
@@ -165,835 +173,6 @@ public class HostileInputIT {
                 .doesNotContain("at com.");
         assertThat(r.headers().firstValue("Server")).as("no product banner").isEmpty();
         assertThat(state()).as("nothing changed").isEqualTo(before);
-    }
-
-    private List<Case> cases() {
-        List<Case> all = new ArrayList<>();
-        // ---- lock keys, modes and bodies ----
-        lock(all, "malformed key", "{\"resource\":\"configurator:abc\"}", 400, "configurator");
-        lock(all, "negative id", "{\"resource\":\"configurator:-1\"}", 400, "configurator");
-        lock(
-                all,
-                "id beyond a long",
-                "{\"resource\":\"configurator:99999999999999999999\"}",
-                400,
-                "configurator");
-        lock(all, "unknown resource type", "{\"resource\":\"invoice:1\"}", 400, "invoice");
-        lock(
-                all,
-                "unknown id",
-                "{\"resource\":\"configurator:999999\"}",
-                404,
-                "configurator:999999");
-        lock(
-                all,
-                "10,000-character key",
-                "{\"resource\":\"" + "x".repeat(10_000) + "\"}",
-                400,
-                "resource");
-        lock(
-                all,
-                "unknown mode",
-                "{\"resource\":\"configurator:3\",\"mode\":\"OWN\"}",
-                400,
-                "mode");
-        lock(all, "mode as a number", "{\"resource\":\"configurator:3\",\"mode\":5}", 400, "mode");
-        lock(all, "key as a number", "{\"resource\":5}", 400, "resource");
-        lock(all, "key missing", "{}", 400, "missing");
-        lock(all, "array instead of object", "[]", 400, "JSON object");
-        lock(all, "truncated JSON", "{\"resource\":\"configurator:3\"", 400, "not valid JSON");
-        lock(
-                all,
-                "unknown field",
-                "{\"resource\":\"configurator:3\",\"owner\":\"sara\"}",
-                400,
-                "Unknown field");
-        lock(all, "200,000 nested arrays", "[".repeat(200_000), 400, "deeper");
-        lock(
-                all,
-                "NUL in the key",
-                "{\"resource\":\"configurator:3\\u0000\"}",
-                400,
-                "control character");
-        lock(
-                all,
-                "unpaired surrogate",
-                "{\"resource\":\"configurator:\\ud800\"}",
-                400,
-                "broken character");
-        lock(all, "SQL in the key", "{\"resource\":\"" + SQL + "\"}", 400, "resource");
-        lock(
-                all,
-                "script in the key",
-                "{\"resource\":\"" + SCRIPT.replace("/", "\\/") + "\"}",
-                400,
-                "resource");
-        lock(
-                all,
-                "control character in a field name",
-                "{\"res\\u0001ource\":\"configurator:3\"}",
-                400,
-                "control character");
-        lock(all, "someone else's record", "{\"resource\":\"configurator:1\"}", 409, "Sara");
-        lock(
-                all,
-                "a sub-page of someone else's record",
-                "{\"resource\":\"configurator:1:variables\"}",
-                409,
-                "Sara");
-        all.add(
-                new Case(
-                        "body larger than the limit",
-                        () -> omar,
-                        "POST",
-                        "api/locks",
-                        json(),
-                        "{\"resource\":\"configurator:3\",\"x\":\"" + "a".repeat(300_000) + "\"}",
-                        413,
-                        "larger than"));
-        all.add(
-                new Case(
-                        "chunked body larger than the limit",
-                        () -> omar,
-                        "POST",
-                        "api/locks",
-                        Map.of("Content-Type", "application/json", "X-Chunked", "yes"),
-                        "{\"resource\":\"" + "a".repeat(300_000) + "\"}",
-                        413,
-                        "larger than"));
-        all.add(
-                new Case(
-                        "text/plain body",
-                        () -> omar,
-                        "POST",
-                        "api/locks",
-                        Map.of("Content-Type", "text/plain"),
-                        "{\"resource\":\"configurator:3\"}",
-                        415,
-                        "application/json"));
-        all.add(
-                new Case(
-                        "form-encoded body",
-                        () -> omar,
-                        "POST",
-                        "api/locks",
-                        Map.of("Content-Type", "application/x-www-form-urlencoded"),
-                        "resource=configurator:3",
-                        415,
-                        "application/json"));
-        all.add(
-                new Case(
-                        "body without a content type",
-                        () -> omar,
-                        "POST",
-                        "api/locks",
-                        Map.of(),
-                        "{\"resource\":\"configurator:3\"}",
-                        415,
-                        "application/json"));
-
-        // ---- saves ----
-        String good =
-                "{\"name\":\"Home insurance\",\"description\":\"d\",\"status\":\"ACTIVE\",\"version\":%s,"
-                        + "\"items\":[],\"variables\":[]}";
-        save(all, "save without the lock (Sara holds it)", 1, good.formatted(1), 409, "lock");
-        save(all, "save of an unknown configurator", 999_999, good.formatted(1), 409, "lock");
-        save(
-                all,
-                "id that is not a number",
-                "abc",
-                good.formatted(1),
-                400,
-                "not a configurator id");
-        save(all, "id zero", "0", good.formatted(1), 400, "not a configurator id");
-        save(
-                all,
-                "id beyond a long",
-                "99999999999999999999",
-                good.formatted(1),
-                400,
-                "not a configurator id");
-        save(
-                all,
-                "NUL in the name",
-                2,
-                good.formatted(1).replace("Home insurance", "a\\u0000b"),
-                400,
-                "control character");
-        save(
-                all,
-                "unpaired surrogate in the description",
-                2,
-                good.formatted(1).replace("\"d\"", "\"\\udc00\""),
-                400,
-                "broken character");
-        save(
-                all,
-                "unknown field",
-                2,
-                good.formatted(1).replace("\"items\"", "\"owner\":\"ada\",\"items\""),
-                400,
-                "Unknown field");
-        save(
-                all,
-                "unknown field in an item",
-                2,
-                good.formatted(1)
-                        .replace(
-                                "\"items\":[]",
-                                "\"items\":[{\"name\":\"a\",\"price\":1,\"deleted\":true}]"),
-                400,
-                "Unknown field");
-        save(all, "version as text", 2, good.formatted("\"abc\""), 400, "version");
-        save(
-                all,
-                "price beyond any range",
-                2,
-                good.formatted(1)
-                        .replace(
-                                "\"items\":[]",
-                                "\"items\":[{\"name\":\"a\",\"price\":1e999999999}]"),
-                400,
-                "price");
-        save(
-                all,
-                "negative price",
-                2,
-                good.formatted(1)
-                        .replace("\"items\":[]", "\"items\":[{\"name\":\"a\",\"price\":-1}]"),
-                400,
-                "negative");
-        save(
-                all,
-                "item id beyond a long",
-                2,
-                good.formatted(1)
-                        .replace(
-                                "\"items\":[]",
-                                "\"items\":[{\"id\":1e30,\"name\":\"a\",\"price\":1}]"),
-                400,
-                "positive integer");
-        save(
-                all,
-                "body id differs from the address",
-                2,
-                good.formatted(1).replace("{\"name\"", "{\"id\":1,\"name\""),
-                400,
-                "must be 2");
-        save(
-                all,
-                "items as an object",
-                2,
-                good.formatted(1).replace("\"items\":[]", "\"items\":{}"),
-                400,
-                "must be an array");
-        save(
-                all,
-                "201 items",
-                2,
-                good.formatted(1)
-                        .replace(
-                                "\"items\":[]",
-                                "\"items\":["
-                                        + String.join(
-                                                ",",
-                                                java.util.Collections.nCopies(
-                                                        201, "{\"name\":\"a\",\"price\":1}"))
-                                        + "]"),
-                400,
-                "At most 200");
-        save(
-                all,
-                "121-character name",
-                2,
-                good.formatted(1).replace("Home insurance", "n".repeat(121)),
-                400,
-                "at most 120");
-        save(
-                all,
-                "unknown status",
-                2,
-                good.formatted(1).replace("ACTIVE", "DELETED"),
-                400,
-                "status");
-        save(all, "not JSON", 2, "name=x", 400, "not valid JSON");
-        all.add(
-                new Case(
-                        "save as text/plain",
-                        () -> omar,
-                        "PUT",
-                        "api/configurators/2",
-                        Map.of("Content-Type", "text/plain"),
-                        good.formatted(1),
-                        415,
-                        "application/json"));
-
-        // ---- other users' resources, admin actions as an editor, admin input ----
-        all.add(
-                new Case(
-                        "editor releases someone else's lock",
-                        () -> omar,
-                        "DELETE",
-                        "api/locks/configurator:1",
-                        Map.of(),
-                        null,
-                        403,
-                        "only an admin"));
-        all.add(
-                new Case(
-                        "editor reads the history",
-                        () -> omar,
-                        "GET",
-                        "api/locks/events",
-                        Map.of(),
-                        null,
-                        403,
-                        "Only an admin"));
-        all.add(
-                new Case(
-                        "editor opens the dashboard",
-                        () -> omar,
-                        "GET",
-                        "admin/locks.xhtml",
-                        Map.of(),
-                        null,
-                        403,
-                        "not allowed"));
-        all.add(
-                new Case(
-                        "force release with NUL as the reason",
-                        () -> ada,
-                        "DELETE",
-                        "api/locks/configurator:1?reason=%00",
-                        Map.of(),
-                        null,
-                        400,
-                        "control character"));
-        all.add(
-                new Case(
-                        "force release without a reason",
-                        () -> ada,
-                        "DELETE",
-                        "api/locks/configurator:1",
-                        Map.of(),
-                        null,
-                        400,
-                        "Say why"));
-        all.add(
-                new Case(
-                        "force release with a 501-character reason",
-                        () -> ada,
-                        "DELETE",
-                        "api/locks/configurator:1?reason=" + "r".repeat(501),
-                        Map.of(),
-                        null,
-                        400,
-                        "too long"));
-        all.add(
-                new Case(
-                        "force release with a broken character in the reason",
-                        () -> ada,
-                        "DELETE",
-                        "api/locks/configurator:1?reason=%ED%A0%80x%C2%85",
-                        Map.of(),
-                        null,
-                        400,
-                        "control character"));
-        all.add(
-                new Case(
-                        "history limit as text",
-                        () -> ada,
-                        "GET",
-                        "api/locks/events?limit=abc",
-                        Map.of(),
-                        null,
-                        400,
-                        "limit"));
-        all.add(
-                new Case(
-                        "history limit zero",
-                        () -> ada,
-                        "GET",
-                        "api/locks/events?limit=0",
-                        Map.of(),
-                        null,
-                        400,
-                        "limit"));
-        all.add(
-                new Case(
-                        "history limit beyond an int",
-                        () -> ada,
-                        "GET",
-                        "api/locks/events?limit=99999999999",
-                        Map.of(),
-                        null,
-                        400,
-                        "limit"));
-        all.add(
-                new Case(
-                        "lock list offset negative",
-                        () -> ada,
-                        "GET",
-                        "api/locks?offset=-1",
-                        Map.of(),
-                        null,
-                        400,
-                        "offset"));
-        all.add(
-                new Case(
-                        "history of a script key",
-                        () -> ada,
-                        "GET",
-                        "api/locks/events?resource=%3Cscript%3E",
-                        Map.of(),
-                        null,
-                        400,
-                        "resource"));
-
-        // ---- cross-site requests ----
-        all.add(
-                new Case(
-                        "cross-site logout (text/plain)",
-                        () -> omar,
-                        "POST",
-                        "api/logout",
-                        Map.of("Origin", EVIL, "Content-Type", "text/plain"),
-                        "x",
-                        403,
-                        "another site"));
-        all.add(
-                new Case(
-                        "cross-site lock",
-                        () -> omar,
-                        "POST",
-                        "api/locks",
-                        Map.of("Origin", EVIL, "Content-Type", "application/json"),
-                        "{\"resource\":\"configurator:3\"}",
-                        403,
-                        "another site"));
-        all.add(
-                new Case(
-                        "cross-site release (Sec-Fetch-Site)",
-                        () -> omar,
-                        "DELETE",
-                        "api/locks/configurator:2",
-                        Map.of("Sec-Fetch-Site", "cross-site"),
-                        null,
-                        403,
-                        "another site"));
-        all.add(
-                new Case(
-                        "same-site sibling saves",
-                        () -> omar,
-                        "PUT",
-                        "api/configurators/2",
-                        Map.of("Sec-Fetch-Site", "same-site", "Content-Type", "application/json"),
-                        good.formatted(1),
-                        403,
-                        "another site"));
-        String tabToken = "view=0b7c3c4e-5d1f-4a57-9c1e-2f1d6b8e9a01";
-        all.add(
-                new Case(
-                        "heartbeat naming 101 tabs",
-                        () -> omar,
-                        "POST",
-                        "api/locks/heartbeat?"
-                                + String.join("&", Collections.nCopies(101, tabToken)),
-                        Map.of(),
-                        null,
-                        400,
-                        "at most 100 tabs"));
-        all.add(
-                new Case(
-                        "heartbeat naming a tab by something not a token among real ones",
-                        () -> omar,
-                        "POST",
-                        "api/locks/heartbeat?" + tabToken + "&view=%27%20or%201=1--&" + tabToken,
-                        Map.of(),
-                        null,
-                        400,
-                        "token of one of your tabs"));
-        all.add(
-                new Case(
-                        "heartbeat from an opaque origin",
-                        () -> omar,
-                        "POST",
-                        "api/locks/heartbeat",
-                        Map.of("Origin", "null"),
-                        null,
-                        403,
-                        "another site"));
-        all.add(
-                new Case(
-                        "cross-site tab goodbye",
-                        () -> omar,
-                        "POST",
-                        "tab-left?view=" + java.util.UUID.randomUUID(),
-                        Map.of("Origin", EVIL),
-                        null,
-                        403,
-                        "another site"));
-        all.add(
-                new Case(
-                        "cross-site login form",
-                        null,
-                        "POST",
-                        "login.xhtml",
-                        Map.of("Origin", EVIL, "Content-Type", "application/x-www-form-urlencoded"),
-                        "login=login&login:username=ada&login:password=demo",
-                        403,
-                        "another site"));
-
-        // ---- path tricks ----
-        path(all, "encoded letter in the path", "%61pi/locks");
-        path(all, "encoded letters around the admin check", "%61dmin/locks.xhtml");
-        path(all, "';' path parameter", "api;x=1/locks");
-        path(all, "'..' segment", "api/../admin/locks.xhtml");
-        path(all, "'//' in the path", "api//locks");
-        path(all, "encoded slash", "api/locks/configurator:1%2F..%2F2");
-        // The HTTP layer itself refuses a NUL in the path, before any application code, with a bare
-        // 400.
-        all.add(
-                new Case(
-                        "NUL in the path",
-                        () -> ada,
-                        "GET",
-                        "api/locks/configurator:1%00",
-                        Map.of(),
-                        null,
-                        400,
-                        ""));
-        all.add(
-                new Case(
-                        "NUL in the query",
-                        () -> omar,
-                        "GET",
-                        "configurators.xhtml?x=%00",
-                        Map.of(),
-                        null,
-                        400,
-                        "control character"));
-
-        // ---- logins ----
-        all.add(
-                new Case(
-                        "Basic with NUL in the user name",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", basic("ad\u0000a", "demo")),
-                        null,
-                        401,
-                        "Wrong user name or password"));
-        all.add(
-                new Case(
-                        "Basic that is not Base64",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", "Basic %%%"),
-                        null,
-                        401,
-                        "Wrong user name or password"));
-        all.add(
-                new Case(
-                        "Basic with a 4,000-character password",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", basic("omar", "p".repeat(4_000))),
-                        null,
-                        401,
-                        "Wrong user name"));
-        // The HTTP layer refuses headers beyond its limit itself, with a bare 400.
-        all.add(
-                new Case(
-                        "request headers of 100,000 characters",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", basic("omar", "p".repeat(100_000))),
-                        null,
-                        400,
-                        ""));
-        all.add(
-                new Case(
-                        "Basic with SQL as the user",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", basic("x' or '1'='1", "x")),
-                        null,
-                        401,
-                        "Wrong user name"));
-        all.add(
-                new Case(
-                        "page's background request without a session",
-                        null,
-                        "POST",
-                        "api/locks/heartbeat",
-                        Map.of("Sec-Fetch-Mode", "cors", "Sec-Fetch-Site", "same-origin"),
-                        null,
-                        401,
-                        "Log in"));
-        // ---- API tokens ----
-        all.add(
-                new Case(
-                        "made-up API token",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", "Bearer elk_" + "A".repeat(43)),
-                        null,
-                        401,
-                        "unknown, expired or revoked"));
-        all.add(
-                new Case(
-                        "API token of SQL",
-                        null,
-                        "GET",
-                        "api/locks",
-                        Map.of("Authorization", "Bearer " + SQL),
-                        null,
-                        401,
-                        "unknown, expired or revoked"));
-        all.add(
-                new Case(
-                        "API token sent to a page",
-                        null,
-                        "GET",
-                        "configurators.xhtml",
-                        Map.of("Authorization", "Bearer elk_" + "A".repeat(43)),
-                        null,
-                        401,
-                        "JSON API"));
-        all.add(
-                new Case(
-                        "editor makes a token for someone else",
-                        () -> omar,
-                        "POST",
-                        "api/tokens",
-                        json(),
-                        "{\"name\":\"x\",\"user\":\"sara\"}",
-                        403,
-                        "Only an admin"));
-        all.add(
-                new Case(
-                        "token name of 10,000 characters",
-                        () -> omar,
-                        "POST",
-                        "api/tokens",
-                        json(),
-                        "{\"name\":\"" + "n".repeat(10_000) + "\"}",
-                        400,
-                        "name of 1 to 100"));
-        all.add(
-                new Case(
-                        "token for ten years",
-                        () -> omar,
-                        "POST",
-                        "api/tokens",
-                        json(),
-                        "{\"name\":\"x\",\"days\":3650}",
-                        400,
-                        "from 1 to 365"));
-        all.add(
-                new Case(
-                        "token for an unknown user, by an admin",
-                        () -> ada,
-                        "POST",
-                        "api/tokens",
-                        json(),
-                        "{\"name\":\"x\",\"user\":\"nobody\"}",
-                        404,
-                        "no user nobody"));
-        all.add(
-                new Case(
-                        "revoke a token id that is not a number",
-                        () -> omar,
-                        "DELETE",
-                        "api/tokens/abc",
-                        Map.of(),
-                        null,
-                        400,
-                        "whole number"));
-        all.add(
-                new Case(
-                        "revoke a token one does not have",
-                        () -> omar,
-                        "DELETE",
-                        "api/tokens/999999",
-                        Map.of(),
-                        null,
-                        404,
-                        "no API token"));
-        // ---- drafts ----
-        all.add(
-                new Case(
-                        "draft beyond its bound",
-                        () -> omar,
-                        "PUT",
-                        "api/drafts/configurator:3",
-                        json(),
-                        "{\"fields\":{\"edit:name\":\"" + "d".repeat(100_000) + "\"},\"base\":{}}",
-                        400,
-                        "at most 65536 are kept"));
-        all.add(
-                new Case(
-                        "draft with a number for a field",
-                        () -> omar,
-                        "PUT",
-                        "api/drafts/configurator:3",
-                        json(),
-                        "{\"fields\":{\"edit:name\":1},\"base\":{}}",
-                        400,
-                        "must be a string"));
-        all.add(
-                new Case(
-                        "draft of a record that does not exist",
-                        () -> omar,
-                        "PUT",
-                        "api/drafts/configurator:999999",
-                        json(),
-                        "{\"fields\":{},\"base\":{}}",
-                        404,
-                        "configurator:999999"));
-        all.add(
-                new Case(
-                        "reading a draft one does not have",
-                        () -> omar,
-                        "GET",
-                        "api/drafts/configurator:1",
-                        Map.of(),
-                        null,
-                        404,
-                        "You have no draft"));
-        // ---- take-over ----
-        all.add(
-                new Case(
-                        "take-over by an editor without the role",
-                        () -> omar,
-                        "POST",
-                        "api/locks/configurator:1/take-over",
-                        json(),
-                        "{\"reason\":\"mine now\"}",
-                        403,
-                        "take-over role"));
-        all.add(
-                new Case(
-                        "take-over without a reason",
-                        () -> ada,
-                        "POST",
-                        "api/locks/configurator:1/take-over",
-                        json(),
-                        "{\"reason\":\"  \"}",
-                        400,
-                        "Say why you take it over"));
-        all.add(
-                new Case(
-                        "take-over with a reason of 501 characters",
-                        () -> ada,
-                        "POST",
-                        "api/locks/configurator:1/take-over",
-                        json(),
-                        "{\"reason\":\"" + "r".repeat(501) + "\"}",
-                        400,
-                        "at most 500 characters"));
-        // ---- hand-over requests (Sara holds configurator:1, Omar configurator:2) ----
-        String ask = "api/locks/configurator:1/handover-requests";
-        all.add(
-                new Case(
-                        "hand-over note of 501 characters",
-                        () -> omar,
-                        "POST",
-                        ask,
-                        json(),
-                        "{\"note\":\"" + "n".repeat(501) + "\"}",
-                        400,
-                        "The note is too long: at most 500 characters"));
-        all.add(
-                new Case(
-                        "hand-over note with a control character",
-                        () -> omar,
-                        "POST",
-                        ask,
-                        json(),
-                        "{\"note\":\"ring\\u0007\"}",
-                        400,
-                        // the sentence is "note" contains ..., its quotes escaped in JSON
-                        "note\\\" contains a control character (U+0007) at position 5"));
-        all.add(
-                new Case(
-                        "hand-over note as a number",
-                        () -> omar,
-                        "POST",
-                        ask,
-                        json(),
-                        "{\"note\":5}",
-                        400,
-                        "must be a string"));
-        all.add(
-                new Case(
-                        "hand-over asked of a record nobody edits",
-                        () -> omar,
-                        "POST",
-                        "api/locks/configurator:3/handover-requests",
-                        json(),
-                        "{}",
-                        409,
-                        "Nobody is editing configurator:3 now"));
-        all.add(
-                new Case(
-                        "hand-over asked of oneself",
-                        () -> sara,
-                        "POST",
-                        ask,
-                        json(),
-                        "{}",
-                        409,
-                        "You are editing configurator:1 yourself"));
-        all.add(
-                new Case(
-                        "answer to a request that does not exist",
-                        () -> sara,
-                        "POST",
-                        ask + "/999999/answer",
-                        json(),
-                        "{\"handOver\":true}",
-                        404,
-                        "There is no request 999999 about configurator:1 for you"));
-        all.add(
-                new Case(
-                        "hand-over request id that is not a number",
-                        () -> sara,
-                        "GET",
-                        ask + "/1%20or%201=1",
-                        Map.of(),
-                        null,
-                        400,
-                        "whole number"));
-        all.add(
-                new Case(
-                        "withdraw a request that does not exist",
-                        () -> omar,
-                        "DELETE",
-                        ask + "/999999",
-                        Map.of(),
-                        null,
-                        404,
-                        "no request 999999"));
-        // ---- the live stream ----
-        all.add(
-                new Case(
-                        "live stream opened by another site's page",
-                        () -> omar,
-                        "GET",
-                        "live?tabs=" + java.util.UUID.randomUUID(),
-                        Map.of("Origin", EVIL, "Sec-Fetch-Site", "cross-site"),
-                        null,
-                        403,
-                        "own pages"));
-        return all;
     }
 
     // ---- the screens: the same promises through Faces forms ----
@@ -1150,7 +329,7 @@ public class HostileInputIT {
                                 null,
                                 "GET",
                                 "api/locks",
-                                Map.of("Authorization", basic("sara", "demo")),
+                                Map.of("Authorization", HostileApiCatalogue.basic("sara", "demo")),
                                 null))) {
             assertThat(r.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
             assertThat(r.headers().firstValue("X-Frame-Options")).contains("DENY");
@@ -1163,7 +342,7 @@ public class HostileInputIT {
                         null,
                         "GET",
                         "api/locks",
-                        Map.of("Authorization", basic("sara", "demo")),
+                        Map.of("Authorization", HostileApiCatalogue.basic("sara", "demo")),
                         null);
         assertThat(api.headers().firstValue("Cache-Control")).contains("no-store");
         String cookie =
@@ -1264,7 +443,10 @@ public class HostileInputIT {
                                                 null,
                                                 "GET",
                                                 "api/locks",
-                                                Map.of("Authorization", basic(login, "wrong" + i)),
+                                                Map.of(
+                                                        "Authorization",
+                                                        HostileApiCatalogue.basic(
+                                                                login, "wrong" + i)),
                                                 null)
                                         .statusCode())
                         .isEqualTo(401);
@@ -1274,7 +456,9 @@ public class HostileInputIT {
                             null,
                             "GET",
                             "api/locks",
-                            Map.of("Authorization", basic(login, "right-password")),
+                            Map.of(
+                                    "Authorization",
+                                    HostileApiCatalogue.basic(login, "right-password")),
                             null);
             assertThat(slowed.statusCode())
                     .as("even the right password waits its turn")
@@ -1300,21 +484,30 @@ public class HostileInputIT {
                                                             "api/locks",
                                                             Map.of(
                                                                     "Authorization",
-                                                                    basic(login, "right-password")),
+                                                                    HostileApiCatalogue.basic(
+                                                                            login,
+                                                                            "right-password")),
                                                             null)
                                                     .statusCode()
                                             == 200);
 
             String unknown = "nobody" + System.nanoTime() % 1_000_000;
             for (int i = 0; i < 5; i++) {
-                send(null, "GET", "api/locks", Map.of("Authorization", basic(unknown, "x")), null);
+                send(
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", HostileApiCatalogue.basic(unknown, "x")),
+                        null);
             }
             assertThat(
                             send(
                                             null,
                                             "GET",
                                             "api/locks",
-                                            Map.of("Authorization", basic(unknown, "x")),
+                                            Map.of(
+                                                    "Authorization",
+                                                    HostileApiCatalogue.basic(unknown, "x")),
                                             null)
                                     .statusCode())
                     .as("an unknown user is slowed the same: the answer never tells who exists")
@@ -1335,7 +528,9 @@ public class HostileInputIT {
                             null,
                             "GET",
                             "api/locks/events?limit=1",
-                            Map.of("Authorization", basic(login, "right-password")),
+                            Map.of(
+                                    "Authorization",
+                                    HostileApiCatalogue.basic(login, "right-password")),
                             null);
             assertThat(first.statusCode()).isEqualTo(200);
             Session admin =
@@ -1511,7 +706,7 @@ public class HostileInputIT {
                                 at,
                                 "GET",
                                 "api/locks",
-                                Map.of("Authorization", basic("sara", "demo")),
+                                Map.of("Authorization", HostileApiCatalogue.basic("sara", "demo")),
                                 null);
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 assertThat(sara.status()).as("Sara from her own machine, try %d", i).isEqualTo(200);
@@ -1554,7 +749,7 @@ public class HostileInputIT {
                 at,
                 "GET",
                 "api/locks",
-                Map.of("Authorization", basic("sara", password)),
+                Map.of("Authorization", HostileApiCatalogue.basic("sara", password)),
                 null);
     }
 
@@ -1616,7 +811,9 @@ public class HostileInputIT {
                                     at,
                                     "GET",
                                     "api/locks",
-                                    Map.of("Authorization", basic(name, "wrong")),
+                                    Map.of(
+                                            "Authorization",
+                                            HostileApiCatalogue.basic(name, "wrong")),
                                     null);
                     millis[kind][i] = (System.nanoTime() - start) / 1_000_000;
                     assertThat(r.status()).isEqualTo(401);
@@ -1648,7 +845,7 @@ public class HostileInputIT {
                         "api/locks",
                         Map.of(
                                 "Authorization",
-                                basic("sara", "demo"),
+                                HostileApiCatalogue.basic("sara", "demo"),
                                 "Content-Type",
                                 "application/json; charset=foo"),
                         "{\"resource\":\"configurator:1\"}");
@@ -1700,41 +897,14 @@ public class HostileInputIT {
 
     // ---- helpers ----
 
-    private void lock(List<Case> all, String name, String body, int status, String says) {
-        all.add(new Case(name, () -> omar, "POST", "api/locks", json(), body, status, says));
-    }
-
-    private void save(
-            List<Case> all, String name, Object id, String body, int status, String says) {
-        all.add(
-                new Case(
-                        name,
-                        () -> omar,
-                        "PUT",
-                        "api/configurators/" + id,
-                        json(),
-                        body,
-                        status,
-                        says));
-    }
-
-    private void path(List<Case> all, String name, String path) {
-        all.add(new Case(name, () -> ada, "GET", path, Map.of(), null, 400, "canonical form"));
-    }
-
-    private static Map<String, String> json() {
-        return Map.of("Content-Type", "application/json");
-    }
-
-    private static String basic(String user, String password) {
-        return "Basic "
-                + Base64.getEncoder()
-                        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-    }
-
     private Session login(String user) {
         HttpResponse<String> r =
-                send(null, "GET", "api/locks", Map.of("Authorization", basic(user, "demo")), null);
+                send(
+                        null,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", HostileApiCatalogue.basic(user, "demo")),
+                        null);
         assertThat(r.statusCode()).isEqualTo(200);
         String cookie =
                 r.headers().allValues("Set-Cookie").stream()
@@ -1906,7 +1076,7 @@ public class HostileInputIT {
                         + "api/locks HTTP/1.1\r\n"
                         + host
                         + "Authorization: "
-                        + basic("ada", "demo")
+                        + HostileApiCatalogue.basic("ada", "demo")
                         + "\r\n"
                         + upgrade
                         + "Content-Type: application/json\r\nContent-Length: "

@@ -2,6 +2,9 @@ package com.editlock.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.editlock.it.node.Cluster;
+import com.editlock.it.node.PlantedStatementsDataSource;
+import com.editlock.it.reliability.ClusterTorture;
 import com.editlock.lock.internal.PlantedBug;
 import java.io.IOException;
 import java.io.Writer;

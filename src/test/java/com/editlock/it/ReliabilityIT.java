@@ -3,6 +3,13 @@ package com.editlock.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.Chromium;
+import com.editlock.it.browser.Pages;
+import com.editlock.it.node.ApiClient;
+import com.editlock.it.node.Cluster;
+import com.editlock.it.reliability.ClusterTorture;
+import com.editlock.it.reliability.Reliability;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

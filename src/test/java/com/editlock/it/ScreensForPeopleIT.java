@@ -3,6 +3,12 @@ package com.editlock.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.browser.Axe;
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.Chromium;
+import com.editlock.it.browser.Keyboard;
+import com.editlock.it.browser.Pages;
+import com.editlock.it.node.Deployments;
 import jakarta.json.Json;
 import java.io.StringReader;
 import java.net.URI;

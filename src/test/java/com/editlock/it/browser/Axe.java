@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.browser;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +16,7 @@ import org.openqa.selenium.WebDriver;
  * state a test brought it to). The page's Content-Security-Policy does not apply to a script the
  * driver runs.
  */
-final class Axe {
+public final class Axe {
 
     private static final String SCRIPT = load();
 
@@ -36,7 +36,7 @@ final class Axe {
      * The WCAG 2.1 AA violations on the page {@code browser} shows, one line each with the elements
      * concerned; empty when there are none.
      */
-    static List<String> violations(WebDriver browser) {
+    public static List<String> violations(WebDriver browser) {
         JavascriptExecutor js = (JavascriptExecutor) browser;
         if (!Boolean.TRUE.equals(js.executeScript("return typeof window.axe === 'object'"))) {
             js.executeScript(SCRIPT);

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.browser;
 
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
@@ -6,12 +6,12 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.interactions.Actions;
 
 /** A person without a mouse: Tab to move, keys to type and press, nothing clicked. */
-final class Keyboard {
+public final class Keyboard {
 
     private Keyboard() {}
 
     /** The {@code data-testid} (else the id) of the element that has the focus; empty if none. */
-    static String focused(WebDriver browser) {
+    public static String focused(WebDriver browser) {
         Object id =
                 ((JavascriptExecutor) browser)
                         .executeScript(
@@ -21,7 +21,7 @@ final class Keyboard {
     }
 
     /** Presses Tab until the element marked {@code data-testid=id} has the focus (at most 80). */
-    static void tabTo(WebDriver browser, String id) {
+    public static void tabTo(WebDriver browser, String id) {
         for (int presses = 0; presses < 80; presses++) {
             if (id.equals(focused(browser))) {
                 return;
@@ -32,12 +32,12 @@ final class Keyboard {
                 "Tab never reached " + id + " (ended at " + focused(browser) + ")");
     }
 
-    static void press(WebDriver browser, Keys key) {
+    public static void press(WebDriver browser, Keys key) {
         new Actions(browser).sendKeys(key).perform();
     }
 
     /** Types into whatever has the focus. */
-    static void type(WebDriver browser, String text) {
+    public static void type(WebDriver browser, String text) {
         new Actions(browser).sendKeys(text).perform();
     }
 }

@@ -1,16 +1,17 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
+import com.editlock.it.browser.Browser;
 import java.io.File;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /** The WAR as built (target/editlock.war), plus what in-container tests need. */
-final class Deployments {
+public final class Deployments {
 
     private Deployments() {}
 
-    static WebArchive editlock(Class<?>... testClasses) {
+    public static WebArchive editlock(Class<?>... testClasses) {
         return ShrinkWrap.createFromZipFile(
                         WebArchive.class, new File(System.getProperty("editlock.war")))
                 .addClasses(testClasses)

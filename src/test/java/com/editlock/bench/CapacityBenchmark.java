@@ -1,7 +1,9 @@
-package com.editlock.it;
+package com.editlock.bench;
 
-import com.editlock.bench.Charts;
-import com.editlock.bench.Report;
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
+import com.editlock.it.node.Cluster;
+import com.editlock.it.node.NodeHeap;
 import com.editlock.launcher.PayaraNode;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -31,8 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CapacityBenchmark {
 
-    static final int TABS_PER_SESSION = 50;
-    static final int LIST_PAGES = 1000;
+    public static final int TABS_PER_SESSION = 50;
+    public static final int LIST_PAGES = 1000;
     private static final Duration BEAT = Duration.ofSeconds(5);
 
     private CapacityBenchmark() {}

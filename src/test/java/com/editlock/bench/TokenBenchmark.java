@@ -1,6 +1,7 @@
-package com.editlock.it;
+package com.editlock.bench;
 
-import com.editlock.bench.Report;
+import com.editlock.it.browser.Browser;
+import com.editlock.it.node.Cluster;
 import jakarta.json.Json;
 import java.io.StringReader;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -18,18 +18,18 @@ import java.util.Base64;
  * node being killed, a database being down) but answers status -1 with the reason, and it bounds
  * every request in time.
  */
-final class ApiClient {
+public final class ApiClient {
 
     /**
      * An answer: the status (-1 when there was none), its body or the failure, and Retry-After if
      * any.
      */
-    record Answer(int status, String body, String retryAfter, long micros) {
-        boolean ok() {
+    public record Answer(int status, String body, String retryAfter, long micros) {
+        public boolean ok() {
             return status >= 200 && status < 300;
         }
 
-        JsonObject json() {
+        public JsonObject json() {
             return Json.createReader(new StringReader(body)).readObject();
         }
     }
@@ -39,7 +39,7 @@ final class ApiClient {
     private final Duration timeout;
     private String basic;
 
-    ApiClient(URI base, Duration timeout) {
+    public ApiClient(URI base, Duration timeout) {
         this.base = base;
         this.timeout = timeout;
         this.http =
@@ -54,7 +54,7 @@ final class ApiClient {
      * Logs in with HTTP Basic: the first request opens the session, whose cookie every later one
      * sends.
      */
-    Answer login(String user, String password) {
+    public Answer login(String user, String password) {
         basic =
                 "Basic "
                         + Base64.getEncoder()
@@ -65,26 +65,26 @@ final class ApiClient {
         return a;
     }
 
-    Answer acquire(String resource, String mode) {
+    public Answer acquire(String resource, String mode) {
         return send(
                 "POST",
                 "api/locks",
                 "{\"resource\":\"" + resource + "\",\"mode\":\"" + mode + "\"}");
     }
 
-    Answer release(String resource) {
+    public Answer release(String resource) {
         return send("DELETE", "api/locks/" + resource, null);
     }
 
-    Answer heartbeat() {
+    public Answer heartbeat() {
         return send("POST", "api/locks/heartbeat", null);
     }
 
-    Answer logout() {
+    public Answer logout() {
         return send("POST", "api/logout", null);
     }
 
-    Answer send(String method, String path, String json) {
+    public Answer send(String method, String path, String json) {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
         if (basic != null) {
             b.header("Authorization", basic);

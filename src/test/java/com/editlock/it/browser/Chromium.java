@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.browser;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +18,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * EDITLOCK_REQUIRE_BROWSER=true} (CI sets it), which makes a missing browser a failure. Selenium
  * Manager never runs: both binaries are named explicitly.
  */
-final class Chromium {
+public final class Chromium {
 
     private static final Path BROWSER = Path.of(env("CHROMIUM_BIN", "/usr/bin/chromium"));
     private static final Path DRIVER = Path.of(env("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
@@ -26,7 +26,7 @@ final class Chromium {
     private Chromium() {}
 
     /** Skips (or, when required, fails) the calling test when no Chromium is installed. */
-    static void require() {
+    public static void require() {
         boolean present = Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER);
         if (present) {
             return;
@@ -53,7 +53,7 @@ final class Chromium {
      * without it they do the rest and say loudly what they skipped, unless a browser is required
      * (CI), which makes its absence a failure.
      */
-    static boolean available() {
+    public static boolean available() {
         if (Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER)) {
             return true;
         }
@@ -77,7 +77,7 @@ final class Chromium {
     /** Each browser's own profile folder: it names the browser's processes on the command line. */
     private static final Map<ChromeDriver, Path> PROFILES = new ConcurrentHashMap<>();
 
-    static ChromeDriver start() {
+    public static ChromeDriver start() {
         return start(null, null);
     }
 
@@ -86,7 +86,7 @@ final class Chromium {
      * {@code navigator.language}) and lives in the time zone {@code zone} ({@code "Europe/Berlin"},
      * as the DevTools emulate it for the first tab); {@code null} for the machine's own.
      */
-    static ChromeDriver start(String language, String zone) {
+    public static ChromeDriver start(String language, String zone) {
         require();
         Path profile;
         try {
@@ -136,7 +136,7 @@ final class Chromium {
      * The browser's processes (not the driver's): those started with its profile, and their
      * children.
      */
-    static List<ProcessHandle> processes(ChromeDriver driver) {
+    public static List<ProcessHandle> processes(ChromeDriver driver) {
         String marker = "--user-data-dir=" + PROFILES.get(driver);
         return ProcessHandle.allProcesses()
                 .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
@@ -153,7 +153,7 @@ final class Chromium {
      * violation: a script, style or connection the page needs that the policy blocks (or an
      * injected one it rightly blocked).
      */
-    static List<String> cspViolations(ChromeDriver driver) {
+    public static List<String> cspViolations(ChromeDriver driver) {
         signal(driver, "CONT"); // a frozen browser would not answer
         try {
             return driver
@@ -180,7 +180,7 @@ final class Chromium {
      * The WebSockets the browser's pages opened since the last call (their addresses, from the
      * DevTools network log): pages keep an event stream, so there must be none.
      */
-    static List<String> webSocketsOpened(ChromeDriver driver) {
+    public static List<String> webSocketsOpened(ChromeDriver driver) {
         signal(driver, "CONT");
         try {
             return driver
@@ -208,7 +208,7 @@ final class Chromium {
     }
 
     /** Crashes the browser as a power cut or {@code kill -9} would: no page gets to say goodbye. */
-    static void kill(ChromeDriver driver) {
+    public static void kill(ChromeDriver driver) {
         KILLED.add(driver);
         processes(driver).forEach(ProcessHandle::destroyForcibly);
     }
@@ -221,7 +221,7 @@ final class Chromium {
      * Freezes ({@code SIGSTOP}) or thaws ({@code SIGCONT}) every process of the browser: its
      * connections stay open.
      */
-    static void signal(ChromeDriver driver, String signal) {
+    public static void signal(ChromeDriver driver, String signal) {
         List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
         processes(driver).forEach(p -> command.add(Long.toString(p.pid())));
         if (command.size() == 2) {
@@ -237,7 +237,7 @@ final class Chromium {
     }
 
     /** Ends a browser whatever state it is in (also after {@link #kill}). */
-    static void quit(ChromeDriver driver) {
+    public static void quit(ChromeDriver driver) {
         if (driver == null) {
             return;
         }

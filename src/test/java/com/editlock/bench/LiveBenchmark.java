@@ -1,5 +1,7 @@
-package com.editlock.it;
+package com.editlock.bench;
 
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.Chromium;
 import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.launcher.PayaraNode;
 import java.net.URI;

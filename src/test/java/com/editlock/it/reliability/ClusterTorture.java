@@ -1,5 +1,9 @@
-package com.editlock.it;
+package com.editlock.it.reliability;
 
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
+import com.editlock.it.node.ApiClient;
+import com.editlock.it.node.Cluster;
 import com.editlock.lock.Lock;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockMode;
@@ -38,13 +42,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * late, every refusal needs a reason. A session's owner id is learned from the grants it saw (or,
  * for one that saw none, from its refusals). Bounded by operations and by time.
  */
-final class ClusterTorture {
+public final class ClusterTorture {
 
     /**
      * {@code storeMayFail}: a database outage is part of the run, so 503 answers are expected (and
      * timed).
      */
-    record Plan(
+    public record Plan(
             int clients,
             long operations,
             Duration maxDuration,
@@ -59,7 +63,7 @@ final class ClusterTorture {
          * {@code asks}: the share of an editor's steps that ask another session to hand a record
          * over; otherwise one in a hundred.
          */
-        Plan {
+        public Plan {
             for (double share : new double[] {adminActions, asks}) {
                 if (share < 0 || share > 1) {
                     throw new IllegalArgumentException("a share of steps: 0 to 1, not " + share);
@@ -67,7 +71,7 @@ final class ClusterTorture {
             }
         }
 
-        Plan(
+        public Plan(
                 int clients,
                 long operations,
                 Duration maxDuration,
@@ -77,7 +81,12 @@ final class ClusterTorture {
             this(clients, operations, maxDuration, seed, storeMayFail, adminActions, 0.01);
         }
 
-        Plan(int clients, long operations, Duration maxDuration, long seed, boolean storeMayFail) {
+        public Plan(
+                int clients,
+                long operations,
+                Duration maxDuration,
+                long seed,
+                boolean storeMayFail) {
             this(clients, operations, maxDuration, seed, storeMayFail, 0.0045);
         }
     }
@@ -88,7 +97,7 @@ final class ClusterTorture {
      * outlived their layer's bound (for a tab cut off {@link #TAB_BOUND}; for a goodbye or a logout
      * the call itself).
      */
-    record Result(
+    public record Result(
             long operations,
             Map<String, Long> counts,
             long unexpected,
@@ -99,7 +108,7 @@ final class ClusterTorture {
             List<String> layerViolations) {
 
         /** Every violation: the checker's and the layers'. */
-        List<String> violations() {
+        public List<String> violations() {
             List<String> all = new ArrayList<>(report.violations());
             all.addAll(layerViolations);
             return all;
@@ -193,7 +202,7 @@ final class ClusterTorture {
     private final ConcurrentLinkedQueue<Ask> asks = new ConcurrentLinkedQueue<>();
 
     /** How long an asker waits for an answer before it withdraws its request. */
-    static final Duration ASK_PATIENCE = Duration.ofMillis(1_500);
+    public static final Duration ASK_PATIENCE = Duration.ofMillis(1_500);
 
     /**
      * An answer that is no success and no refusal: {@code 503} says the store could not be reached
@@ -210,13 +219,13 @@ final class ClusterTorture {
     private final ConcurrentLinkedQueue<GrantCalls.Call> grantingCalls =
             new ConcurrentLinkedQueue<>();
 
-    ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
+    public ClusterTorture(Cluster cluster, List<String> keys, Plan plan) {
         this.cluster = cluster;
         this.keys = keys;
         this.plan = plan;
     }
 
-    Result run() throws Exception {
+    public Result run() throws Exception {
         long mark;
         try (Connection c = cluster.connect();
                 var s = c.createStatement();
@@ -289,7 +298,7 @@ final class ClusterTorture {
      * after the beat at most ({@code NodeHeartbeats}), plus 1 s for a loaded machine: the call it
      * explains lasts until then.
      */
-    static final Duration RENEWAL_ROUND = Duration.ofSeconds(2);
+    public static final Duration RENEWAL_ROUND = Duration.ofSeconds(2);
 
     /**
      * How soon a tab that was cut off must have lost its locks, from the cut: the node notices
@@ -297,7 +306,7 @@ final class ClusterTorture {
      * grace runs, plus 1 s for a loaded machine. The lease is not this layer's bound (a lapsed
      * lease is the checker's own expiry check).
      */
-    static final Duration TAB_BOUND =
+    public static final Duration TAB_BOUND =
             Duration.ofMillis(1_200).plusSeconds(Cluster.TAB_GRACE_SECONDS).plusSeconds(1);
 
     /**
@@ -627,11 +636,11 @@ final class ClusterTorture {
 
     private volatile String slowest503What = "";
 
-    long slowest503Millis() {
+    public long slowest503Millis() {
         return slowest503.get();
     }
 
-    String slowest503What() {
+    public String slowest503What() {
         return slowest503What;
     }
 
@@ -647,13 +656,13 @@ final class ClusterTorture {
      * How long after the database is back a node may still answer 503 (its pool notices the
      * database is back).
      */
-    static final Duration AFTER_OUTAGE = Duration.ofSeconds(2);
+    public static final Duration AFTER_OUTAGE = Duration.ofSeconds(2);
 
     /**
      * The database is about to stop: from now on a 503 with {@code Retry-After} is the promised
      * answer.
      */
-    void outageBegins() {
+    public void outageBegins() {
         outageFrom = System.nanoTime();
     }
 
@@ -661,7 +670,7 @@ final class ClusterTorture {
      * The database accepts connections again: a call begun more than {@link #AFTER_OUTAGE} later
      * must not be a 503.
      */
-    void outageEnds() {
+    public void outageEnds() {
         outageUntil = System.nanoTime();
     }
 

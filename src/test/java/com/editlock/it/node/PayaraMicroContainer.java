@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import com.editlock.launcher.PayaraNode;
 import java.io.IOException;

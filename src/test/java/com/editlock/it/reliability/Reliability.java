@@ -1,5 +1,9 @@
-package com.editlock.it;
+package com.editlock.it.reliability;
 
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
+import com.editlock.it.node.ApiClient;
+import com.editlock.it.node.Cluster;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +24,7 @@ import java.util.regex.Pattern;
  * Used by {@code ReliabilityIT} (short forms, in {@code mvn verify}) and by {@code mvn
  * -Preliability} (the long forms, with a table of figures).
  */
-final class Reliability {
+public final class Reliability {
 
     /**
      * Each task a thread of its own: the tasks wait on each other, and on Java 25 (unlike 17) an
@@ -34,7 +38,8 @@ final class Reliability {
 
     // ---- node kill ----
 
-    record NodeKill(int locks, Duration allFreed, long survivorRequests, long survivorFailures) {}
+    public record NodeKill(
+            int locks, Duration allFreed, long survivorRequests, long survivorFailures) {}
 
     /**
      * Users on node 0 hold the locks (48 per session); all renew at once, then node 0 is killed
@@ -42,7 +47,7 @@ final class Reliability {
      * whole time), and every lock of the dead node must be gone within lease + sweep. Node 0 is
      * started again at the end.
      */
-    static NodeKill nodeKill(
+    public static NodeKill nodeKill(
             Cluster cluster, List<String> held, List<String> others, Runnable beforeKill)
             throws Exception {
         List<ApiClient> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -111,7 +116,7 @@ final class Reliability {
 
     // ---- database outage ----
 
-    record Outage(
+    public record Outage(
             Duration down,
             ClusterTorture.Result load,
             long slowest503Millis,
@@ -128,7 +133,7 @@ final class Reliability {
      * afterwards each node must report {@code UP} again, grant again, and the sweep must remove the
      * leases that ran out during the outage — all without a restart.
      */
-    static Outage outage(
+    public static Outage outage(
             Cluster cluster,
             List<String> keys,
             Duration down,
@@ -254,14 +259,15 @@ final class Reliability {
 
     // ---- Ctrl-C ----
 
-    record Shutdown(int locks, long releasedAtShutdown, long leftAfterShutdown, Duration restart) {}
+    public record Shutdown(
+            int locks, long releasedAtShutdown, long leftAfterShutdown, Duration restart) {}
 
     /**
      * Users on node 0 hold {@code held}; node 0 is stopped as Ctrl-C stops it (SIGTERM: Payara
      * shuts down, sessions end). What the shutdown released, what it left, and how long after the
      * node is started again every one is gone.
      */
-    static Shutdown ctrlC(Cluster cluster, List<String> held) throws Exception {
+    public static Shutdown ctrlC(Cluster cluster, List<String> held) throws Exception {
         ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
         expect(s.login("sara", "demo"), 200, "login");
         for (String key : held) {
@@ -293,7 +299,7 @@ final class Reliability {
 
     // ---- Tab churn ----
 
-    record Churn(
+    public record Churn(
             long tabs,
             Map<String, Long> routes,
             long streamsRefused,
@@ -306,11 +312,11 @@ final class Reliability {
          * Nothing wrong: every stream opened, every answer right, no request failed inside the
          * container.
          */
-        boolean clean() {
+        public boolean clean() {
             return streamsRefused == 0 && corrupted.isEmpty() && containerFailures.isEmpty();
         }
 
-        String summary() {
+        public String summary() {
             return String.format(
                     Locale.ROOT,
                     "%,d tabs %s, %d streams refused, %,d answers checked, slowest lock news"
@@ -331,13 +337,13 @@ final class Reliability {
      * changes it without pause). Measured from the admin's first change that ended after the page's
      * stream opened, so a stalled admin is not taken for a page that was not told.
      */
-    static final Duration PUSH_BOUND = Duration.ofSeconds(3);
+    public static final Duration PUSH_BOUND = Duration.ofSeconds(3);
 
     /** How long the admin may make no change at all before the churn reports it. */
-    static final Duration ADMIN_STALL_BOUND = Duration.ofSeconds(30);
+    public static final Duration ADMIN_STALL_BOUND = Duration.ofSeconds(30);
 
     /** How a churned tab ends (docs/live-channel.md). */
-    static final List<String> ROUTES =
+    public static final List<String> ROUTES =
             List.of(
                     "cut off",
                     "polite leave",
@@ -362,7 +368,7 @@ final class Reliability {
      * {@code told} the page's lock news ({@code 1_000_000} and more: its tab was called unknown); a
      * page whose run ended before the admin's next change is not judged.
      */
-    static String toldInTime(
+    public static String toldInTime(
             AtomicLong told, AtomicLong changes, AtomicLong slowest, AtomicBoolean running) {
         long opened = System.nanoTime();
         long before = changes.get(); // a change counted later ended after the stream opened
@@ -399,7 +405,8 @@ final class Reliability {
         return null;
     }
 
-    static Churn tabChurn(Cluster cluster, String watched, Duration during) throws Exception {
+    public static Churn tabChurn(Cluster cluster, String watched, Duration during)
+            throws Exception {
         String id = watched.split(":")[1];
         List<String> editable =
                 cluster.addConfigurators(3).stream()
@@ -612,7 +619,7 @@ final class Reliability {
      * "org.glassfish.grizzly…" because "…" is null}), and a completion run twice or on a request
      * that is no longer asynchronous.
      */
-    static final Pattern CONTAINER_FAILURE =
+    public static final Pattern CONTAINER_FAILURE =
             Pattern.compile(
                     "An exception or error occurred in the container"
                             + "|GRIZZLY0013|Response Error during finishResponse|Must not use request object|WELD-000714"
@@ -623,7 +630,7 @@ final class Reliability {
      * The lines of {@code log} written after byte {@code from} that show a request failing inside
      * the container.
      */
-    static List<String> containerFailures(java.nio.file.Path log, long from)
+    public static List<String> containerFailures(java.nio.file.Path log, long from)
             throws java.io.IOException {
         try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(log);
                 java.io.BufferedReader lines =
@@ -646,7 +653,7 @@ final class Reliability {
         }
     }
 
-    static long count(Cluster cluster, List<String> keys) throws Exception {
+    public static long count(Cluster cluster, List<String> keys) throws Exception {
         try (Connection c = cluster.connect();
                 PreparedStatement ps =
                         c.prepareStatement(
@@ -693,7 +700,7 @@ final class Reliability {
         }
     }
 
-    static String millis(Duration d) {
+    public static String millis(Duration d) {
         return d == null ? "never" : String.format(Locale.ROOT, "%,d ms", d.toMillis());
     }
 }

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.reliability;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,19 +15,19 @@ import java.util.Map;
  * revival) a heartbeat — whatever that call was answered. Plain logic over the history's rows and
  * the calls the clients wrote down, so a made-up history tests it.
  */
-final class GrantCalls {
+public final class GrantCalls {
 
     /** Clock slack between the clients' and the database's instants (one machine). */
-    static final Duration SLACK = Duration.ofMillis(2);
+    public static final Duration SLACK = Duration.ofMillis(2);
 
     /**
      * A call that may grant: {@code key} null for a heartbeat; {@code session} is
      * client/generation.
      */
-    record Call(String session, String key, Instant sent, Instant received) {}
+    public record Call(String session, String key, Instant sent, Instant received) {}
 
     /** A grant row of the history. */
-    record Row(long id, String type, String key, String owner, Instant at) {}
+    public record Row(long id, String type, String key, String owner, Instant at) {}
 
     private GrantCalls() {}
 
@@ -36,7 +36,7 @@ final class GrantCalls {
      * call of its session explains; returns how many rows were explained. {@code ownerOfSession}:
      * client/generation → owner id.
      */
-    static int judge(
+    public static int judge(
             List<Row> rows,
             Map<String, String> ownerOfSession,
             Collection<Call> calls,

@@ -1,5 +1,6 @@
-package com.editlock.it;
+package com.editlock.it.reliability;
 
+import com.editlock.it.node.Cluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

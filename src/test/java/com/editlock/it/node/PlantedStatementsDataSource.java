@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -67,7 +67,7 @@ public class PlantedStatementsDataSource extends PGSimpleDataSource {
     }
 
     /** {@code sql} with the planted bug, if one is planted and {@code sql} is its statement. */
-    static String rewrite(String sql) {
+    public static String rewrite(String sql) {
         Properties bug = current();
         String match = bug.getProperty("match");
         if (match == null || !sql.contains(match)) {

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Made-up histories for the two-node torture's clients'-side check: clean, then one thing wrong
  * each.
  */
-class GrantCallsTest {
+public class GrantCallsTest {
 
     private static final Instant T = Instant.parse("2026-12-01T10:00:00Z");
     private final Map<String, String> owners = Map.of("1/0", "owner-a", "2/0", "owner-b");
@@ -29,7 +29,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void grantsInsideTheirSessionsCallsAreAllMatched() {
+    public void grantsInsideTheirSessionsCallsAreAllMatched() {
         int matched =
                 GrantCalls.judge(
                         List.of(
@@ -44,7 +44,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void aGrantAfterItsCallWasAnsweredIsReported() {
+    public void aGrantAfterItsCallWasAnsweredIsReported() {
         GrantCalls.judge(
                 List.of(row("ACQUIRED", "configurator:1", "owner-a", 50)),
                 owners,
@@ -57,7 +57,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void aGrantOnAKeyItsSessionNeverAskedForIsReported() {
+    public void aGrantOnAKeyItsSessionNeverAskedForIsReported() {
         GrantCalls.judge(
                 List.of(row("ACQUIRED", "configurator:2", "owner-a", 5)),
                 owners,
@@ -67,7 +67,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void aHeartbeatExplainsARevivalButNotAFreshGrant() {
+    public void aHeartbeatExplainsARevivalButNotAFreshGrant() {
         GrantCalls.judge(
                 List.of(row("ACQUIRED", "configurator:1", "owner-a", 105)),
                 owners,
@@ -77,7 +77,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void aGrantToAnotherSessionsCallIsReported() {
+    public void aGrantToAnotherSessionsCallIsReported() {
         GrantCalls.judge(
                 List.of(row("ACQUIRED", "configurator:2", "owner-a", 205)),
                 owners,
@@ -87,7 +87,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void aGrantForAnOwnerNoClientWasToldOfIsReported() {
+    public void aGrantForAnOwnerNoClientWasToldOfIsReported() {
         GrantCalls.judge(
                 List.of(row("ACQUIRED", "configurator:1", "owner-x", 5)),
                 owners,
@@ -97,7 +97,7 @@ class GrantCallsTest {
     }
 
     @Test
-    void twoSessionsWithOneOwnerAreReported() {
+    public void twoSessionsWithOneOwnerAreReported() {
         GrantCalls.judge(List.of(), Map.of("1/0", "owner-a", "2/0", "owner-a"), calls, violations);
         assertThat(violations).singleElement().asString().contains("owner owner-a is both session");
     }

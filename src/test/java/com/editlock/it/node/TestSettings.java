@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 /** The settings the integration tests deploy Editlock with (see {@link TestDatabase}). */
 public final class TestSettings {

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.launcher.PayaraNode;
@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * separate processes on one PostgreSQL that can be stopped and started again at the same address.
  * The nodes run the WAR as built, with short leases so that faults play out in seconds.
  */
-final class Cluster implements AutoCloseable {
+public final class Cluster implements AutoCloseable {
 
     /**
      * Each task a thread of its own: the tasks wait on each other, and on Java 25 (unlike 17) an
@@ -33,9 +33,9 @@ final class Cluster implements AutoCloseable {
             java.util.concurrent.Executors.newCachedThreadPool(
                     Thread.ofPlatform().daemon().name("async-", 0).factory());
 
-    static final int LEASE_SECONDS = 5;
-    static final int SWEEP_SECONDS = 1;
-    static final int TAB_GRACE_SECONDS = 2;
+    public static final int LEASE_SECONDS = 5;
+    public static final int SWEEP_SECONDS = 1;
+    public static final int TAB_GRACE_SECONDS = 2;
 
     private final Path dataDirectory;
     private final int databasePort;
@@ -57,7 +57,7 @@ final class Cluster implements AutoCloseable {
     }
 
     /** Starts the database and {@code count} nodes (at once), and waits until each serves. */
-    static Cluster start(int count, String name) throws Exception {
+    public static Cluster start(int count, String name) throws Exception {
         return start(count, name, List.of());
     }
 
@@ -65,12 +65,13 @@ final class Cluster implements AutoCloseable {
      * The same, with system properties that replace the short test settings (the product's
      * defaults, say).
      */
-    static Cluster start(int count, String name, List<String> settings) throws Exception {
+    public static Cluster start(int count, String name, List<String> settings) throws Exception {
         return start(count, name, settings, Path.of(System.getProperty("editlock.war")));
     }
 
     /** The same, every node running {@code war} (a test's copy of the WAR). */
-    static Cluster start(int count, String name, List<String> settings, Path war) throws Exception {
+    public static Cluster start(int count, String name, List<String> settings, Path war)
+            throws Exception {
         Path data = Files.createTempDirectory("editlock-" + name + "-db-");
         int dbPort = freePort();
         Cluster cluster = new Cluster(name, data, dbPort, new ArrayList<>());
@@ -112,7 +113,7 @@ final class Cluster implements AutoCloseable {
     }
 
     /** The server log of node {@code n} (appended to across starts). */
-    Path log(int n) {
+    public Path log(int n) {
         return Path.of(System.getProperty("editlock.war"))
                 .resolveSibling(name + "-node-" + (n + 1) + ".log");
     }
@@ -120,7 +121,7 @@ final class Cluster implements AutoCloseable {
     /**
      * Starts node {@code n} (again, after a kill or a stop) on its port and waits until it serves.
      */
-    void startNode(int n) {
+    public void startNode(int n) {
         try {
             PayaraNode node =
                     PayaraNode.startServing(
@@ -145,7 +146,7 @@ final class Cluster implements AutoCloseable {
      * unpacked into {@code exploded}: Payara Micro redeploys such an application, without a
      * restart, when {@code .reload} in its root is touched.
      */
-    PayaraNode startExploded(Path exploded) throws IOException, InterruptedException {
+    public PayaraNode startExploded(Path exploded) throws IOException, InterruptedException {
         Path war = Path.of(System.getProperty("editlock.war"));
         try (var zip = new java.util.zip.ZipFile(war.toFile())) {
             for (var entry : java.util.Collections.list(zip.entries())) {
@@ -180,30 +181,30 @@ final class Cluster implements AutoCloseable {
         return node;
     }
 
-    URI uri(int n) {
+    public URI uri(int n) {
         return URI.create(nodes.get(n).url());
     }
 
-    PayaraNode node(int n) {
+    public PayaraNode node(int n) {
         return nodes.get(n);
     }
 
-    int size() {
+    public int size() {
         return nodes.size();
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return DriverManager.getConnection(
                 database.jdbcUrl(), database.user(), database.password());
     }
 
     /** Stops PostgreSQL (a fast shutdown: open connections are cut). */
-    void stopDatabase() throws IOException {
+    public void stopDatabase() throws IOException {
         database.close();
     }
 
     /** Starts PostgreSQL again at the same address with the same data. */
-    void startDatabase() throws IOException {
+    public void startDatabase() throws IOException {
         database = EmbeddedDatabase.restartable(dataDirectory.resolve("pg"), databasePort);
     }
 
@@ -211,7 +212,7 @@ final class Cluster implements AutoCloseable {
      * Adds {@code count} configurators of two items each and returns their resource keys: per
      * configurator the whole one, its variables and its two items' filters.
      */
-    List<String> addConfigurators(int count) throws SQLException {
+    public List<String> addConfigurators(int count) throws SQLException {
         List<String> keys = new ArrayList<>();
         try (Connection c = connect()) {
             try (PreparedStatement ps =

@@ -1,7 +1,8 @@
-package com.editlock.it;
+package com.editlock.bench;
 
-import com.editlock.bench.Charts;
-import com.editlock.bench.Report;
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
+import com.editlock.it.node.Cluster;
 import com.editlock.launcher.PayaraNode;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -294,7 +295,7 @@ public final class PageBenchmarks {
      * read-only pages spread over {@code nodes}, {@code rounds} times: the microseconds from the
      * release's request to each page's news.
      */
-    static List<Long> fanOut(
+    public static List<Long> fanOut(
             PayaraNode releasing, List<PayaraNode> nodes, int id, int viewers, int rounds)
             throws Exception {
         Browser holder = new Browser(URI.create(releasing.url())).basic("sara", "demo");
@@ -436,7 +437,7 @@ public final class PageBenchmarks {
                                 sorted.size() - 1, (int) Math.ceil(quantile * sorted.size()) - 1)));
     }
 
-    static void require(boolean condition, String what) {
+    public static void require(boolean condition, String what) {
         if (!condition) {
             throw new IllegalStateException(what);
         }
@@ -445,7 +446,7 @@ public final class PageBenchmarks {
     /**
      * One open page: its own session, and its page's live stream, which counts news about locks.
      */
-    static final class PageSocket {
+    public static final class PageSocket {
         final String html;
         private final Browser browser;
         private final PageStream stream;

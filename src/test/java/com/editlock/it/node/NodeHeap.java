@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * listens on the test's port (found with {@code ss}), a full collection and its heap summary (both
  * with the JDK's {@code jcmd}).
  */
-final class NodeHeap {
+public final class NodeHeap {
 
     private static final Pattern PID = Pattern.compile("pid=(\\d+)");
 
@@ -30,7 +30,7 @@ final class NodeHeap {
     }
 
     /** The node that listens on {@code port} on this machine. */
-    static NodeHeap listeningOn(int port) throws IOException, InterruptedException {
+    public static NodeHeap listeningOn(int port) throws IOException, InterruptedException {
         String listeners = run("ss", "-Hltnp", "sport = :" + port);
         Matcher m = PID.matcher(listeners);
         if (!m.find()) {
@@ -41,7 +41,7 @@ final class NodeHeap {
     }
 
     /** The CPU time the node's process has used so far (user and system, all its threads). */
-    java.time.Duration cpu() throws IOException {
+    public java.time.Duration cpu() throws IOException {
         String stat =
                 java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -50,7 +50,7 @@ final class NodeHeap {
     }
 
     /** Bytes of heap in use after a full garbage collection. */
-    long usedAfterGc() throws IOException, InterruptedException {
+    public long usedAfterGc() throws IOException, InterruptedException {
         run(jcmd(), String.valueOf(pid), "GC.run");
         String info = run(jcmd(), String.valueOf(pid), "GC.heap_info");
         Matcher m = USED.matcher(info);
@@ -61,7 +61,7 @@ final class NodeHeap {
     }
 
     /** Bytes per class on the heap, live objects only (the histogram forces a full collection). */
-    java.util.Map<String, Long> histogram() throws IOException, InterruptedException {
+    public java.util.Map<String, Long> histogram() throws IOException, InterruptedException {
         java.util.Map<String, Long> bytes = new java.util.HashMap<>();
         Matcher m =
                 Pattern.compile("^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE)
@@ -73,12 +73,13 @@ final class NodeHeap {
     }
 
     /** The classes that grew most from {@code before} to {@code after}, one per line. */
-    static String growth(java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+    public static String growth(
+            java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
         return growth(before, after, 12);
     }
 
     /** The {@code limit} classes that grew most from {@code before} to {@code after}. */
-    static String growth(
+    public static String growth(
             java.util.Map<String, Long> before, java.util.Map<String, Long> after, int limit) {
         return after.entrySet().stream()
                 .map(

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import com.editlock.launcher.EmbeddedDatabase;
 import java.io.IOException;
@@ -16,7 +16,7 @@ public class TestDatabase implements LauncherSessionListener {
     private static volatile EmbeddedDatabase database;
 
     /** A connection to the tests' database, for tests that run outside the container. */
-    static java.sql.Connection connect() throws java.sql.SQLException {
+    public static java.sql.Connection connect() throws java.sql.SQLException {
         return java.sql.DriverManager.getConnection(
                 database.jdbcUrl(), database.user(), database.password());
     }

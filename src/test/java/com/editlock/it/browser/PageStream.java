@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.browser;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.browser;
 
 import static org.awaitility.Awaitility.await;
 
@@ -16,16 +16,16 @@ import org.openqa.selenium.WebDriverException;
 /**
  * What browser tests do on Editlock's pages: log in, read an element, listen to the live regions.
  */
-final class Pages {
+public final class Pages {
 
     private Pages() {}
 
     /** Logs in through the login page with the demo password. */
-    static void login(WebDriver browser, URL base, String user) {
+    public static void login(WebDriver browser, URL base, String user) {
         login(browser, base, user, "demo");
     }
 
-    static void login(WebDriver browser, URL base, String user, String password) {
+    public static void login(WebDriver browser, URL base, String user, String password) {
         browser.get(base + "login.xhtml");
         browser.findElement(By.id("login:username")).sendKeys(user);
         browser.findElement(By.id("login:password")).sendKeys(password);
@@ -41,7 +41,7 @@ final class Pages {
      * The text of the element marked {@code data-testid=id}, read again if the page re-rendered it
      * (a live update) or went to a new document while it was being read.
      */
-    static String testId(WebDriver browser, String id) {
+    public static String testId(WebDriver browser, String id) {
         for (int attempt = 0; ; attempt++) {
             try {
                 return browser.findElement(By.cssSelector("[data-testid='" + id + "']"))
@@ -69,7 +69,7 @@ final class Pages {
      * Waits for a page that goes to a new document by itself (a hand-over, "open it when free"):
      * between the two documents no element is there, which is "not yet", not a failure.
      */
-    static ConditionFactory whileItNavigates(String alias, Duration atMost) {
+    public static ConditionFactory whileItNavigates(String alias, Duration atMost) {
         return await(alias)
                 .atMost(atMost)
                 .ignoreException(NoSuchElementException.class)
@@ -77,7 +77,7 @@ final class Pages {
     }
 
     /** Clicks the element marked {@code data-testid=id}, again if a live update replaced it. */
-    static void click(WebDriver browser, String id) {
+    public static void click(WebDriver browser, String id) {
         await().atMost(Duration.ofSeconds(5))
                 .ignoreException(StaleElementReferenceException.class)
                 .until(
@@ -94,7 +94,7 @@ final class Pages {
      * assertive, {@code status} polite), never assumed from its id: an announcer that lost its
      * attributes is heard as "off" and fails the test that expects it.
      */
-    static void recordAnnouncements(WebDriver browser) {
+    public static void recordAnnouncements(WebDriver browser) {
         ((JavascriptExecutor) browser)
                 .executeScript(
                         """
@@ -114,7 +114,7 @@ final class Pages {
      * What the live regions said since {@link #recordAnnouncements}, each prefixed by its
      * politeness.
      */
-    static List<String> announced(WebDriver browser) {
+    public static List<String> announced(WebDriver browser) {
         return ((List<?>)
                         ((JavascriptExecutor) browser)
                                 .executeScript("return window.announced.slice();"))

@@ -1,4 +1,4 @@
-package com.editlock.it;
+package com.editlock.it.node;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,11 +19,11 @@ import java.util.Map;
  * so that the server sees different client addresses; Java 17's HttpClient cannot choose its local
  * address. Each request has its own connection ({@code Connection: close}).
  */
-final class LoopbackHttp {
+public final class LoopbackHttp {
 
     /** An answer: status, header lines (lower-case names) and body. */
-    record Answer(int status, List<String> headers, String body) {
-        boolean hasHeader(String name) {
+    public record Answer(int status, List<String> headers, String body) {
+        public boolean hasHeader(String name) {
             String prefix = name.toLowerCase(Locale.ROOT) + ":";
             return headers.stream().anyMatch(h -> h.toLowerCase(Locale.ROOT).startsWith(prefix));
         }
@@ -31,7 +31,7 @@ final class LoopbackHttp {
 
     private LoopbackHttp() {}
 
-    static Answer send(
+    public static Answer send(
             String from,
             URI base,
             String method,
