@@ -350,11 +350,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         try {
             visits.takeOver(shownKey, owner.get(), viewToken, takingOver.getReason());
         } catch (IllegalArgumentException e) {
-            takingOver.failed();
+            takingOver.cancel();
             Screen.error(e.getMessage());
             return null;
         } catch (LockUnavailableException e) {
-            takingOver.failed();
+            takingOver.cancel();
             Screen.error(reader.say("takeOver.parts", LockSentences.names(e.holders())));
             return null;
         } catch (LockStoreException e) {

@@ -46,7 +46,7 @@ public class TakeOverPanel implements Serializable {
         step = Step.CONFIRMING;
     }
 
-    /** Back to the reason: nothing was taken. */
+    /** Back to the reason: nothing was taken (cancelled, or the take-over was refused). */
     public void cancel() {
         step = Step.REASON;
     }
@@ -61,10 +61,5 @@ public class TakeOverPanel implements Serializable {
 
     public boolean isConfirming() {
         return step == Step.CONFIRMING;
-    }
-
-    /** A take-over that did not happen: the dialog starts again from the reason. */
-    void failed() {
-        step = Step.REASON;
     }
 }

@@ -71,9 +71,10 @@ class StoreStatementsTest {
                 if (!name.endsWith(".java") || name.equals("LockStatements.java")) {
                     continue;
                 }
-                Matcher m = STATEMENT.matcher(Files.readString(file));
+                String source = Files.readString(file);
+                Matcher m = STATEMENT.matcher(source);
                 while (m.find()) {
-                    String rest = Files.readString(file).substring(m.start(1));
+                    String rest = source.substring(m.start(1));
                     found.add(name + ": " + rest.split("\"|\\R")[0].strip());
                 }
             }
