@@ -37,6 +37,8 @@ public final class Settings {
     public static final String LOGIN_FAILURES_PER_ADDRESS = "locks.login.failures.per.address";
     public static final String LOGIN_MAX_DELAY_SECONDS = "locks.login.max.delay.seconds";
     public static final String ROLE_RECHECK_SECONDS = "locks.role.recheck.seconds";
+    public static final String TRUSTED_PROXIES = "locks.trusted.proxies";
+    public static final String DRAIN_FILE = "locks.drain.file";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -59,6 +61,8 @@ public final class Settings {
     private final int loginFailuresPerAddress;
     private final int loginMaxDelaySeconds;
     private final int roleRecheckSeconds;
+    private final List<AddressRange> trustedProxies;
+    private final Optional<String> drainFile;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, 20, 5, 86_400);
@@ -82,6 +86,8 @@ public final class Settings {
         loginFailuresPerAddress = r.integer(LOGIN_FAILURES_PER_ADDRESS, 20, 1, 100_000);
         loginMaxDelaySeconds = r.integer(LOGIN_MAX_DELAY_SECONDS, 60, 1, 3_600);
         roleRecheckSeconds = r.integer(ROLE_RECHECK_SECONDS, 60, 1, 86_400);
+        trustedProxies = r.ranges(TRUSTED_PROXIES);
+        drainFile = r.text(DRAIN_FILE);
         r.failIfAnyBad();
     }
 
@@ -117,6 +123,22 @@ public final class Settings {
 
     public int httpPort() {
         return httpPort;
+    }
+
+    /**
+     * The proxies whose {@code X-Forwarded-For} is believed ({@code LOCKS_TRUSTED_PROXIES}, none
+     * unless set): from any other peer the header is ignored.
+     */
+    public List<AddressRange> trustedProxies() {
+        return trustedProxies;
+    }
+
+    /**
+     * A file whose existence marks this node not ready ({@code LOCKS_DRAIN_FILE}, none unless set):
+     * the proxy then sends it no new requests.
+     */
+    public Optional<String> drainFile() {
+        return drainFile;
     }
 
     /**
@@ -297,6 +319,31 @@ public final class Settings {
                                     + "': it must be true or false (on/off).");
                     return fallback;
             }
+        }
+
+        List<AddressRange> ranges(String key) {
+            List<AddressRange> ranges = new ArrayList<>();
+            for (String raw : source.apply(key).orElse("").split(",")) {
+                if (raw.isBlank()) {
+                    continue;
+                }
+                Optional<AddressRange> range = AddressRange.parse(raw);
+                if (range.isEmpty()) {
+                    problems.add(
+                            name(key)
+                                    + " has '"
+                                    + raw.trim()
+                                    + "': each entry must be an IP address or a network such as "
+                                    + "127.0.0.1 or 10.0.0.0/8, separated by commas.");
+                } else {
+                    ranges.add(range.get());
+                }
+            }
+            return List.copyOf(ranges);
+        }
+
+        Optional<String> text(String key) {
+            return source.apply(key).map(String::trim).filter(v -> !v.isEmpty());
         }
 
         Set<String> origins(String key) {

@@ -189,7 +189,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             HttpMessageContext context) {
         Credential normalized = normalized(credential);
         String name = normalized instanceof UsernamePasswordCredential up ? up.getCaller() : "";
-        String address = request.getRemoteAddr();
+        String address = ClientAddress.of(request, settings.trustedProxies());
         Duration wait = throttle.wait(name, address);
         if (!wait.isZero()) {
             return tooManyAttempts(request, response, context, wait);
@@ -244,7 +244,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return bearerRefused(
                     response, "API tokens open the JSON API (/api/…) only; pages need a login.");
         }
-        String address = request.getRemoteAddr();
+        String address = ClientAddress.of(request, settings.trustedProxies());
         Duration wait = throttle.tokenWait(address);
         if (!wait.isZero()) {
             return tooManyAttempts(request, response, context, wait);

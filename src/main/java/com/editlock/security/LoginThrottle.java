@@ -1,17 +1,22 @@
 package com.editlock.security;
 
+import com.editlock.platform.FeedCursor;
 import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Slows down password guessing without letting a guesser lock the real person out (the policy, in
@@ -38,7 +43,14 @@ import java.util.Set;
  * or not a login's form) is counted as one shared name, an IPv6 address by its /64 network (one
  * machine owns a whole /64), and the table keeps at most {@link #MAX_ENTRIES} entries, forgetting
  * the least recently failed first. Unknown names are counted like real ones, so the answer never
- * tells whether a user exists. The counts live in each node's memory.
+ * tells whether a user exists.
+ *
+ * <p><b>Across nodes.</b> Every failure and success is also a row of {@code login_event} ({@link
+ * LoginEvents}); before a node answers a login or a token it replays, in id order, the rows it has
+ * not seen into its own counts, so a guesser who spreads attempts over every node behind the proxy
+ * gets the allowance of one node. Each node still decides from its own memory: when the database
+ * cannot be written or read, a node keeps counting what it sees itself (a login then fails anyway,
+ * since the user directory is the same database).
  */
 @ApplicationScoped
 public class LoginThrottle {
@@ -55,7 +67,15 @@ public class LoginThrottle {
     static final long SPREAD_DELAY_SECONDS = 16;
 
     /** The name every impossible login name is counted under. */
-    static final String IMPOSSIBLE_NAME = "\u0000impossible";
+    static final String IMPOSSIBLE_NAME = "!impossible";
+
+    /** How long a missing event id holds the replay back (a transaction that commits late). */
+    static final long GAP_PATIENCE_MILLIS = 2_000;
+
+    /** Replay rounds per call at most (a node far behind catches up over several calls). */
+    private static final int MAX_ROUNDS = 20;
+
+    private static final Logger LOG = Logger.getLogger(LoginThrottle.class.getName());
 
     private record Failures(int count, Instant last, Instant blockedUntil) {}
 
@@ -69,15 +89,27 @@ public class LoginThrottle {
     private final Map<String, Failures> failures = bounded();
     private final Map<String, NameRecord> names = bounded();
 
+    /** Where this node's events go and the others' come from; none in unit tests of one node. */
+    private final FeedCursor cursor = new FeedCursor(0, GAP_PATIENCE_MILLIS);
+
     @Inject Settings settings;
 
+    @Inject LoginEvents events;
+
     Clock clock = Clock.systemUTC();
+
+    private volatile Instant lastTrouble = Instant.EPOCH;
 
     /**
      * How long {@code login} from {@code address} must wait before its next attempt; zero when it
      * may try now.
      */
-    public synchronized Duration wait(String login, String address) {
+    public Duration wait(String login, String address) {
+        catchUp();
+        return waitNow(login, address);
+    }
+
+    private synchronized Duration waitNow(String login, String address) {
         Instant now = clock.instant();
         String name = name(login);
         String from = address(address);
@@ -93,10 +125,104 @@ public class LoginThrottle {
         return wait;
     }
 
-    public synchronized void failed(String login, String address) {
+    public void failed(String login, String address) {
+        share(LoginEvents.Kind.FAILED, name(login), address(address));
+    }
+
+    public void succeeded(String login, String address) {
+        share(LoginEvents.Kind.SUCCEEDED, name(login), address(address));
+    }
+
+    /**
+     * How long {@code address} must wait before presenting another API token: a token that is not
+     * valid counts as a failed login of its address (no name: a token has none).
+     */
+    public Duration tokenWait(String address) {
+        catchUp();
+        synchronized (this) {
+            return remaining(failures.get("address:" + address(address)), clock.instant());
+        }
+    }
+
+    public void tokenFailed(String address) {
+        share(LoginEvents.Kind.TOKEN_FAILED, "", address(address));
+    }
+
+    /** How many entries the throttle holds now (its unit test bounds it). */
+    public synchronized int entries() {
+        return failures.size() + names.size();
+    }
+
+    /**
+     * Writes the event for the other nodes and counts it here at once; counts it here only when the
+     * database cannot take it.
+     */
+    private void share(LoginEvents.Kind kind, String name, String from) {
         Instant now = clock.instant();
-        String name = name(login);
-        String from = address(address);
+        long id = 0;
+        if (events != null) {
+            try {
+                id = events.append(kind, name, from, now);
+            } catch (SQLException | RuntimeException e) {
+                trouble("write", e);
+            }
+        }
+        synchronized (this) {
+            if (id == 0 || cursor.accept(id)) {
+                apply(kind, name, from, now);
+            }
+        }
+    }
+
+    /** Replays the other nodes' events this node has not seen yet. */
+    private void catchUp() {
+        if (events == null) {
+            return;
+        }
+        try {
+            for (int round = 0; round < MAX_ROUNDS; round++) {
+                long floor;
+                synchronized (this) {
+                    floor = cursor.floor();
+                }
+                List<LoginEvents.Event> batch = events.since(floor); // outside the monitor
+                synchronized (this) {
+                    for (LoginEvents.Event e : batch) {
+                        if (cursor.accept(e.id())) {
+                            apply(e.kind(), e.login(), e.address(), e.at());
+                        }
+                    }
+                    cursor.advance(clock.millis());
+                }
+                if (batch.size() < LoginEvents.BATCH) {
+                    return;
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            trouble("read", e);
+        }
+    }
+
+    private void trouble(String what, Exception e) {
+        Instant now = clock.instant();
+        if (Duration.between(lastTrouble, now).toMinutes() >= 1) {
+            lastTrouble = now;
+            LOG.log(
+                    Level.WARNING,
+                    "Could not " + what + " the shared login counts; this node counts alone: " + e,
+                    e);
+        }
+    }
+
+    private void apply(LoginEvents.Kind kind, String name, String from, Instant at) {
+        switch (kind) {
+            case FAILED -> applyFailure(name, from, at);
+            case SUCCEEDED -> applySuccess(name, from);
+            case TOKEN_FAILED -> record("address:" + from, settings.loginFailuresPerAddress(), at);
+        }
+    }
+
+    private void applyFailure(String name, String from, Instant now) {
         record(pair(name, from), settings.loginFailuresPerAccount(), now);
         record("address:" + from, settings.loginFailuresPerAddress(), now);
         NameRecord spread = names.get(name);
@@ -106,36 +232,17 @@ public class LoginThrottle {
         if (spread.failing.size() < SPREAD_ADDRESSES) {
             spread.failing.add(from);
         }
-        spread.last = now;
+        spread.last = spread.last == null || now.isAfter(spread.last) ? now : spread.last;
         names.remove(name);
         names.put(name, spread); // most recently failed last
     }
 
-    public synchronized void succeeded(String login, String address) {
-        String name = name(login);
-        String from = address(address);
+    private void applySuccess(String name, String from) {
         failures.remove(pair(name, from));
         NameRecord spread = names.get(name);
         if (spread != null && spread.trusted.size() < SPREAD_ADDRESSES) {
             spread.trusted.add(from);
         }
-    }
-
-    /**
-     * How long {@code address} must wait before presenting another API token: a token that is not
-     * valid counts as a failed login of its address (no name: a token has none).
-     */
-    public synchronized Duration tokenWait(String address) {
-        return remaining(failures.get("address:" + address(address)), clock.instant());
-    }
-
-    public synchronized void tokenFailed(String address) {
-        record("address:" + address(address), settings.loginFailuresPerAddress(), clock.instant());
-    }
-
-    /** How many entries the throttle holds now (its unit test bounds it). */
-    public synchronized int entries() {
-        return failures.size() + names.size();
     }
 
     private boolean isSpread(NameRecord r, Instant now) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,10 @@ import java.util.Optional;
  * Runs Editlock for development and demos: validates the settings, starts the embedded PostgreSQL
  * under {@code ./data} unless {@code LOCKS_DB_URL} names an external one, starts Payara Micro with
  * the WAR on loopback with Hazelcast off, waits until the login page answers and prints {@code
- * ready: http://localhost:PORT/}. Ctrl-C (or SIGTERM) stops Payara and then the database.
+ * ready: http://localhost:PORT/}. With {@code LOCKS_NODES} of two or more (or {@code
+ * LOCKS_PROXY=on}) the nodes listen on loopback ports of their own and HAProxy takes the port, and
+ * TLS with HTTP/2 on {@code LOCKS_HTTPS_PORT}; {@code ready:} then comes once the proxy has reached
+ * every node. Ctrl-C (or SIGTERM) stops the proxy, Payara and then the database.
  */
 public final class Launcher {
 
@@ -25,6 +29,7 @@ public final class Launcher {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final List<PayaraNode> nodes = new ArrayList<>();
+    private Proxy proxy;
     private EmbeddedDatabase database;
 
     public static void main(String[] args) throws Exception {
@@ -45,14 +50,35 @@ public final class Launcher {
         Settings settings = Settings.from(Launcher::setting);
         int port = settings.httpPort();
         int count = nodeCount();
-        for (int i = 0; i < count; i++) {
-            ensurePortFree(port + i);
-        }
+        boolean proxied = proxied(count);
+        int httpsPort = proxied ? httpsPort() : 0;
         String bind = bindAddress();
-        List<String> jvm = new ArrayList<>(List.of("-Xmx512m", "-Dlocks.bind.address=" + bind));
+        if (proxied) {
+            Proxy.binary(); // says how to install HAProxy before anything starts
+            ensurePortFree(port);
+            ensurePortFree(httpsPort);
+        } else {
+            for (int i = 0; i < count; i++) {
+                ensurePortFree(port + i);
+            }
+        }
+        Path data = Path.of(setting("locks.data.dir").orElse(required("editlock.dataDir")));
+        List<String> jvm =
+                new ArrayList<>(
+                        List.of(
+                                "-Xmx512m",
+                                // Behind the proxy the nodes listen on loopback only.
+                                "-Dlocks.bind.address=" + (proxied ? "127.0.0.1" : bind)));
+        if (proxied) {
+            // The nodes believe X-Forwarded-For from their proxy (and from those the operator
+            // named).
+            String trusted =
+                    setting(Settings.TRUSTED_PROXIES).map(t -> t + ",").orElse("")
+                            + "127.0.0.1,::1";
+            jvm.add("-D" + Settings.TRUSTED_PROXIES + "=" + trusted);
+        }
         boolean demo = settings.demoData();
         if (setting("locks.db.url").isEmpty()) {
-            Path data = Path.of(setting("locks.data.dir").orElse(required("editlock.dataDir")));
             System.out.println(
                     "Starting the embedded PostgreSQL (data in " + data.toAbsolutePath() + ") …");
             database = EmbeddedDatabase.durable(data.resolve("postgres"));
@@ -68,12 +94,20 @@ public final class Launcher {
             System.out.println(
                     "database: " + database.jdbcUrl() + " (user " + database.user() + ")");
         }
+        List<Integer> nodePorts = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            int nodePort = port + i;
+            int nodePort = proxied ? freeLoopbackPort() : port + i;
+            nodePorts.add(nodePort);
             Path log =
                     Path.of(required("editlock.war"))
                             .resolveSibling(
                                     count == 1 ? "payara.log" : "payara-" + (i + 1) + ".log");
+            List<String> nodeJvm = new ArrayList<>(jvm);
+            if (proxied) {
+                Path drain = data.resolve("drain").resolve("node-" + (i + 1));
+                Files.createDirectories(drain.getParent());
+                nodeJvm.add("-D" + Settings.DRAIN_FILE + "=" + drain.toAbsolutePath());
+            }
             System.out.println(
                     "Starting Payara Micro on port " + nodePort + " (server log: " + log + ") …");
             PayaraNode node =
@@ -82,11 +116,59 @@ public final class Launcher {
                             Path.of(required("editlock.war")),
                             Path.of(required("editlock.serverConfig")),
                             nodePort,
-                            jvm,
+                            nodeJvm,
                             log,
                             START_TIMEOUT);
             nodes.add(node);
-            System.out.println("ready: " + node.url());
+            System.out.println(
+                    proxied
+                            ? "node "
+                                    + (i + 1)
+                                    + ": "
+                                    + node.url()
+                                    + " (drain it: touch "
+                                    + data.resolve("drain").resolve("node-" + (i + 1))
+                                    + ")"
+                            : "ready: " + node.url());
+        }
+        if (proxied) {
+            Path certificate =
+                    setting("locks.tls.cert")
+                            .map(Path::of)
+                            .orElse(data.resolve("tls").resolve("editlock.pem"));
+            if (setting("locks.tls.cert").isEmpty()) {
+                Proxy.selfSignedCertificate(certificate);
+            } else if (!Files.isReadable(certificate)) {
+                throw new LaunchException(
+                        "LOCKS_TLS_CERT (locks.tls.cert) is '"
+                                + certificate
+                                + "': no readable file there. It must be one PEM file with the"
+                                + " certificate chain and its private key.");
+            }
+            Path log = Path.of(required("editlock.war")).resolveSibling("haproxy.log");
+            System.out.println("Starting HAProxy in front (log: " + log + ") …");
+            proxy =
+                    Proxy.start(
+                            Path.of(required("editlock.serverConfig")).resolve("haproxy.cfg"),
+                            data.resolve("proxy"),
+                            new Proxy.Plan(
+                                    bind,
+                                    port,
+                                    httpsPort,
+                                    certificate,
+                                    settings.maxBodyBytes(),
+                                    nodePorts),
+                            log,
+                            Duration.ofSeconds(30));
+            System.out.println("ready: " + proxy.url());
+            System.out.println(
+                    "https: "
+                            + proxy.httpsUrl()
+                            + " (HTTP/2; certificate "
+                            + (setting("locks.tls.cert").isEmpty()
+                                    ? certificate + ", self-signed: the browser asks once"
+                                    : certificate)
+                            + ")");
         }
         if (demo) {
             System.out.println(
@@ -99,11 +181,46 @@ public final class Launcher {
             System.out.println(
                     "listening on "
                             + bind
-                            + ": reachable from other machines. In production put it behind a "
-                            + "TLS proxy (see the README).");
+                            + ": reachable from other machines."
+                            + (proxied
+                                    ? " Use the https address."
+                                    : " In production put it behind the proxy (LOCKS_PROXY=on)."));
         }
         System.out.println("Press Ctrl-C to stop.");
-        return nodes.get(0).waitFor();
+        return proxied ? proxy.waitFor() : nodes.get(0).waitFor();
+    }
+
+    /**
+     * {@code LOCKS_PROXY} ({@code on}/{@code off}): whether HAProxy runs in front; on by default
+     * for two nodes or more.
+     */
+    private static boolean proxied(int count) {
+        String raw = setting("locks.proxy").orElse(count > 1 ? "on" : "off").trim();
+        if (!raw.equals("on") && !raw.equals("off")) {
+            throw new LaunchException(
+                    "LOCKS_PROXY (locks.proxy) is '" + raw + "': it must be on or off.");
+        }
+        return raw.equals("on");
+    }
+
+    /** {@code LOCKS_HTTPS_PORT} (8443): the proxy's TLS port. */
+    private static int httpsPort() {
+        String raw = setting("locks.https.port").orElse("8443").trim();
+        if (!raw.matches("[0-9]{1,5}")
+                || Integer.parseInt(raw) < 1
+                || Integer.parseInt(raw) > 65_535) {
+            throw new LaunchException(
+                    "LOCKS_HTTPS_PORT (locks.https.port) is '"
+                            + raw
+                            + "': it must be a port number from 1 to 65535.");
+        }
+        return Integer.parseInt(raw);
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     /**
@@ -139,6 +256,10 @@ public final class Launcher {
     }
 
     private synchronized void stop() {
+        if (proxy != null) {
+            proxy.close();
+            proxy = null;
+        }
         nodes.forEach(PayaraNode::stop);
         nodes.clear();
         if (database != null) {

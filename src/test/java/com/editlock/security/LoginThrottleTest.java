@@ -162,4 +162,65 @@ class LoginThrottleTest {
                 .isEqualTo(Duration.ofSeconds(1));
         assertThat(throttle.tokenWait("10.0.0.8")).as("another address is not affected").isZero();
     }
+
+    /** Two nodes' throttles sharing one event table, as two nodes share {@code login_event}. */
+    @Test
+    void aGuesserSpreadOverTwoNodesGetsTheAllowanceOfOne() {
+        SharedEvents shared = new SharedEvents();
+        throttle.events = shared;
+        LoginThrottle other = new LoginThrottle();
+        other.settings = throttle.settings;
+        other.clock = throttle.clock;
+        other.events = shared;
+        throttle.failed("sara", "10.0.0.1");
+        other.failed("sara", "10.0.0.1");
+        assertThat(throttle.wait("sara", "10.0.0.1")).isZero();
+        throttle.failed("sara", "10.0.0.1"); // the third, on the first node
+        assertThat(other.wait("sara", "10.0.0.1"))
+                .as("the second node counts the first node's failures")
+                .isEqualTo(Duration.ofSeconds(1));
+        other.succeeded("sara", "10.0.0.1");
+        assertThat(throttle.wait("sara", "10.0.0.1"))
+                .as("a success on one node clears the count on both")
+                .isZero();
+    }
+
+    @Test
+    void aNodeThatCannotReachTheSharedCountsCountsAlone() {
+        throttle.events =
+                new LoginEvents() {
+                    @Override
+                    public long append(Kind kind, String login, String address, Instant at)
+                            throws java.sql.SQLException {
+                        throw new java.sql.SQLException("the database is down");
+                    }
+
+                    @Override
+                    public java.util.List<Event> since(long id) throws java.sql.SQLException {
+                        throw new java.sql.SQLException("the database is down");
+                    }
+                };
+        for (int i = 0; i < 3; i++) {
+            throttle.failed("sara", "10.0.0.1");
+        }
+        assertThat(throttle.wait("sara", "10.0.0.1")).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    /** {@code login_event} in memory. */
+    private static final class SharedEvents extends LoginEvents {
+        private final java.util.List<Event> rows = new java.util.ArrayList<>();
+
+        @Override
+        public synchronized long append(Kind kind, String login, String address, Instant at) {
+            long id = rows.size() + 1;
+            rows.add(new Event(id, kind, login, address, at));
+            return id;
+        }
+
+        @Override
+        public synchronized java.util.List<Event> since(long id) {
+            return java.util.List.copyOf(
+                    rows.subList((int) Math.min(id, rows.size()), rows.size()));
+        }
+    }
 }

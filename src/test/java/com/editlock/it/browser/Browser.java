@@ -179,9 +179,20 @@ public final class Browser {
     public PageStream openStream(java.util.function.Consumer<String> onMessage) throws Exception {
         return PageStream.open(
                 liveAddress().orElseThrow(() -> new AssertionError("The page has no live stream")),
-                sessionId().orElse(null),
+                cookieHeader().orElse(null),
                 Duration.ofSeconds(10),
                 onMessage);
+    }
+
+    /** Every cookie this browser holds, as a {@code Cookie} header's value. */
+    public Optional<String> cookieHeader() {
+        var all = cookies.getCookieStore().getCookies();
+        return all.isEmpty()
+                ? Optional.empty()
+                : Optional.of(
+                        all.stream()
+                                .map(c -> c.getName() + "=" + c.getValue())
+                                .collect(java.util.stream.Collectors.joining("; ")));
     }
 
     public Optional<String> sessionId() {

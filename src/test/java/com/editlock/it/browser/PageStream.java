@@ -69,11 +69,12 @@ public final class PageStream implements AutoCloseable {
     }
 
     /**
-     * Opens {@code address} with the session cookie {@code sessionId} (may be null), waiting at
-     * most {@code timeout} for the answer's head; the caller sees a refused stream by its status.
+     * Opens {@code address} with the cookies {@code cookies} (a {@code Cookie} header's value: the
+     * session's, and the proxy's node cookie behind one; may be null), waiting at most {@code
+     * timeout} for the answer's head; the caller sees a refused stream by its status.
      */
     public static PageStream open(
-            URI address, String sessionId, Duration timeout, Consumer<String> onMessage)
+            URI address, String cookies, Duration timeout, Consumer<String> onMessage)
             throws IOException {
         Socket socket = new Socket();
         try {
@@ -93,9 +94,7 @@ public final class PageStream implements AutoCloseable {
                                     + ":"
                                     + address.getPort()
                                     + "\r\nAccept: text/event-stream\r\n"
-                                    + (sessionId == null
-                                            ? ""
-                                            : "Cookie: JSESSIONID=" + sessionId + "\r\n")
+                                    + (cookies == null ? "" : "Cookie: " + cookies + "\r\n")
                                     + "\r\n")
                             .getBytes(StandardCharsets.US_ASCII));
             out.flush();

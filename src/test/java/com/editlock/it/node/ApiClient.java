@@ -40,14 +40,25 @@ public final class ApiClient {
     private String basic;
 
     public ApiClient(URI base, Duration timeout) {
+        this(base, timeout, null);
+    }
+
+    /**
+     * A client whose connections come from {@code from} (a loopback address such as 127.0.0.2: a
+     * machine of its own, as the server sees it), or from the system's choice when null.
+     */
+    public ApiClient(URI base, Duration timeout, java.net.InetAddress from) {
         this.base = base;
         this.timeout = timeout;
-        this.http =
+        HttpClient.Builder b =
                 HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
                         .cookieHandler(new CookieManager())
-                        .connectTimeout(timeout)
-                        .build();
+                        .connectTimeout(timeout);
+        if (from != null) {
+            b.localAddress(from);
+        }
+        this.http = b.build();
     }
 
     /**

@@ -2,6 +2,7 @@ package com.editlock.it.node;
 
 import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.launcher.PayaraNode;
+import com.editlock.launcher.Proxy;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -43,6 +44,7 @@ public final class Cluster implements AutoCloseable {
     private final List<PayaraNode> nodes = new ArrayList<>();
     private final List<Integer> ports = new ArrayList<>();
     private EmbeddedDatabase database;
+    private Proxy proxy;
 
     private final String name;
 
@@ -67,6 +69,67 @@ public final class Cluster implements AutoCloseable {
      */
     public static Cluster start(int count, String name, List<String> settings) throws Exception {
         return start(count, name, settings, Path.of(System.getProperty("editlock.war")));
+    }
+
+    /**
+     * The production topology: {@code count} nodes on loopback ports of their own behind HAProxy
+     * (the run command's configuration), which users reach at {@link #proxyUri()} and, with TLS and
+     * HTTP/2, at {@link #proxyHttpsUri()}. The nodes believe the proxy's {@code X-Forwarded-For};
+     * each drains while {@link #drainFile(int)} exists.
+     */
+    public static Cluster startBehindProxy(int count, String name, List<String> settings)
+            throws Exception {
+        List<String> all = new ArrayList<>(List.of("-Dlocks.trusted.proxies=127.0.0.1,::1"));
+        all.addAll(settings);
+        Cluster cluster = start(count, name, all, Path.of(System.getProperty("editlock.war")));
+        try {
+            Path certificate =
+                    Proxy.selfSignedCertificate(
+                            cluster.dataDirectory.resolve("tls").resolve("proxy.pem"));
+            cluster.proxy =
+                    Proxy.start(
+                            Path.of(System.getProperty("editlock.serverConfig"))
+                                    .resolve("haproxy.cfg"),
+                            cluster.dataDirectory.resolve("proxy"),
+                            new Proxy.Plan(
+                                    "127.0.0.1",
+                                    freePort(),
+                                    freePort(),
+                                    certificate,
+                                    262_144,
+                                    List.copyOf(cluster.ports)),
+                            cluster.log(0).resolveSibling(name + "-haproxy.log"),
+                            Duration.ofSeconds(30));
+            return cluster;
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** The address users are given behind the proxy (plain HTTP/1.1). */
+    public URI proxyUri() {
+        return proxy.url();
+    }
+
+    /** The proxy's TLS address (HTTP/2 by ALPN). */
+    public URI proxyHttpsUri() {
+        return proxy.httpsUrl();
+    }
+
+    /** The proxy's log: one line per request, naming the client and the node that answered. */
+    public Path proxyLog() {
+        return proxy.log();
+    }
+
+    /** The proxy's certificate (self-signed, PEM). */
+    public Path proxyCertificate() {
+        return dataDirectory.resolve("tls").resolve("proxy.pem");
+    }
+
+    /** While this file exists, node {@code n} says it is not ready. */
+    public Path drainFile(int n) {
+        return dataDirectory.resolve("drain").resolve("node-" + (n + 1));
     }
 
     /** The same, every node running {@code war} (a test's copy of the WAR). */
@@ -123,13 +186,16 @@ public final class Cluster implements AutoCloseable {
      */
     public void startNode(int n) {
         try {
+            Files.createDirectories(drainFile(n).getParent());
+            List<String> nodeJvm = new ArrayList<>(jvm);
+            nodeJvm.add("-Dlocks.drain.file=" + drainFile(n).toAbsolutePath());
             PayaraNode node =
                     PayaraNode.startServing(
                             Path.of(System.getProperty("payara.microJar")),
                             war,
                             Path.of(System.getProperty("editlock.serverConfig")),
                             ports.get(n),
-                            jvm,
+                            nodeJvm,
                             war.resolveSibling(name + "-node-" + (n + 1) + ".log"),
                             Duration.ofMinutes(2));
             nodes.set(n, node);
@@ -248,6 +314,9 @@ public final class Cluster implements AutoCloseable {
 
     @Override
     public void close() {
+        if (proxy != null) {
+            proxy.close();
+        }
         nodes.stream().filter(java.util.Objects::nonNull).forEach(PayaraNode::stop);
         try {
             if (database != null) {

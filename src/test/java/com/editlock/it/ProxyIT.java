@@ -1,0 +1,400 @@
+package com.editlock.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
+import com.editlock.it.node.ApiClient;
+import com.editlock.it.node.Cluster;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The production topology the run command starts with {@code LOCKS_NODES=2}: two nodes behind
+ * HAProxy with the shipped configuration ({@code server-config/haproxy.cfg}), every user request
+ * through the proxy, the nodes' own addresses only to read what a node counted. The product's login
+ * allowances apply (5 per account and address, 20 per address).
+ */
+class ProxyIT {
+
+    private static Cluster cluster;
+    private static List<String> keys;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        cluster =
+                Cluster.startBehindProxy(
+                        2, "proxy", List.of("-Dlocks.login.failures.per.address=20"));
+        keys = cluster.addConfigurators(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aSessionsCallsAreAllAnsweredByItsNode() {
+        long[] before = {served(0), served(1)};
+        ApiClient sara = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+        assertThat(sara.login("sara", "demo").status()).isEqualTo(200);
+        for (int i = 0; i < 30; i++) {
+            assertThat(sara.send("GET", "api/locks?limit=1", null).status()).isEqualTo(200);
+        }
+        long[] grew = {served(0) - before[0], served(1) - before[1]};
+        assertThat(Math.max(grew[0], grew[1]))
+                .as(
+                        "the login and the 30 calls on one node (requests counted per node: %s)",
+                        java.util.Arrays.toString(grew))
+                .isEqualTo(31);
+        assertThat(Math.min(grew[0], grew[1])).as("requests on the other node").isZero();
+        sara.logout();
+    }
+
+    @Test
+    void aHeaderTrickledALineEveryThreeSecondsIsCutWithinThirtySeconds() throws Exception {
+        URI proxy = cluster.proxyUri();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(proxy.getHost(), proxy.getPort()), 5_000);
+            socket.setSoTimeout(3_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            long start = System.nanoTime();
+            out.write(
+                    "GET /login.xhtml HTTP/1.1\r\nHost: localhost\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            boolean cut = false;
+            String answer = "";
+            for (int line = 0; line < 15 && !cut; line++) {
+                try {
+                    byte[] buffer = new byte[512];
+                    int n = in.read(buffer); // waits 3 s for the proxy to say anything
+                    answer = n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.US_ASCII);
+                    cut = true;
+                } catch (SocketTimeoutException stillOpen) {
+                    try {
+                        out.write(
+                                ("X-Slow-" + line + ": y\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                    } catch (IOException e) {
+                        cut = true;
+                    }
+                }
+            }
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            System.out.printf(
+                    "A trickled header was cut after %d s: %s%n",
+                    seconds, answer.lines().findFirst().orElse("(closed)"));
+            assertThat(cut).as("the proxy cut the trickling header").isTrue();
+            assertThat(seconds).isLessThan(30);
+            assertThat(answer).as("never passed on as a request").doesNotContain("200");
+        }
+    }
+
+    @Test
+    void noH2cUpgradeIsAnsweredAndNoPlainTextHttp2PrefaceIsSpoken() throws Exception {
+        String upgrade =
+                rawExchange(
+                        "GET /login.xhtml HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade,"
+                                + " HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings:"
+                                + " AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
+        assertThat(upgrade).startsWith("HTTP/1.1 200");
+        assertThat(upgrade.lines().findFirst().orElse("")).doesNotContain("101");
+        String preface = rawExchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+        assertThat(preface)
+                .as("a prior-knowledge preface is refused as HTTP/1.1, or the connection closed")
+                .satisfiesAnyOf(
+                        a -> assertThat(a).isEmpty(), a -> assertThat(a).startsWith("HTTP/1.1 4"));
+    }
+
+    @Test
+    void theTlsPortSpeaksHttp2() throws Exception {
+        HttpClient h2 =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_2)
+                        .sslContext(trustingTheProxy())
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
+        HttpResponse<String> r =
+                h2.send(
+                        HttpRequest.newBuilder(cluster.proxyHttpsUri().resolve("login.xhtml"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        if (Files.isExecutable(java.nio.file.Path.of("/usr/bin/curl"))) {
+            Process curl =
+                    new ProcessBuilder(
+                                    "/usr/bin/curl",
+                                    "--http2",
+                                    "-s",
+                                    "-o",
+                                    "/dev/null",
+                                    "--cacert",
+                                    cluster.proxyCertificate().toString(),
+                                    "-w",
+                                    "%{http_version}",
+                                    cluster.proxyHttpsUri().resolve("login.xhtml").toString())
+                            .redirectErrorStream(true)
+                            .start();
+            String version =
+                    new String(curl.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(curl.waitFor()).isZero();
+            assertThat(version).as("curl --http2 on the https port").isEqualTo("2");
+        }
+    }
+
+    /**
+     * Forty wrong passwords for sara from 127.0.0.2, each a new connection (round robin: spread
+     * over both nodes), are counted as one node would count them, and slow neither sara from
+     * 127.0.0.3 nor omar from 127.0.0.4.
+     */
+    @Test
+    void aGuesserBehindTheProxySlowsNobodyElseAndGetsTheAllowanceOfOneNode() throws Exception {
+        long logFrom = Files.size(cluster.proxyLog());
+        List<Integer> answers = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ApiClient guesser =
+                    new ApiClient(
+                            cluster.proxyUri(),
+                            Duration.ofSeconds(10),
+                            InetAddress.getByName("127.0.0.2"));
+            answers.add(guesser.login("sara", "wrong-" + i).status());
+        }
+        // The proxy logs each request with the node that answered it (refused logins never reach
+        // the application's own request count).
+        String log;
+        try (var in = Files.newInputStream(cluster.proxyLog())) {
+            in.skipNBytes(logFrom);
+            log = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<String> guesses = log.lines().filter(l -> l.startsWith("127.0.0.2:")).toList();
+        assertThat(guesses).as("the guesses in the proxy's log").hasSize(40);
+        assertThat(guesses.stream().filter(l -> l.contains(" nodes/node1 ")).count())
+                .as("guesses answered by node 1")
+                .isBetween(15L, 25L);
+        assertThat(guesses.stream().filter(l -> l.contains(" nodes/node2 ")).count())
+                .as("guesses answered by node 2")
+                .isBetween(15L, 25L);
+        assertThat(answers.subList(0, 6))
+                .as("five passwords checked, over both nodes; the sixth guess waits")
+                .containsExactly(401, 401, 401, 401, 401, 429);
+        assertThat(answers).containsOnly(401, 429);
+        for (var who : Map.of("sara", "127.0.0.3", "omar", "127.0.0.4").entrySet()) {
+            ApiClient person =
+                    new ApiClient(
+                            cluster.proxyUri(),
+                            Duration.ofSeconds(10),
+                            InetAddress.getByName(who.getValue()));
+            long start = System.nanoTime();
+            ApiClient.Answer a = person.login(who.getKey(), "demo");
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(a.status()).as(who.getKey() + " from " + who.getValue()).isEqualTo(200);
+            assertThat(millis).as(who.getKey() + " logs in within 2 s").isLessThan(2_000);
+            person.logout();
+        }
+    }
+
+    /**
+     * A client that reaches a node directly (not through a trusted proxy) cannot choose its address
+     * with {@code X-Forwarded-For}: its guesses count against its own address.
+     */
+    @Test
+    void aForwardedForHeaderFromAnUntrustedPeerIsIgnored() throws Exception {
+        HttpClient direct =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .localAddress(InetAddress.getByName("127.0.0.5"))
+                        .build();
+        List<Integer> answers = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<Void> r =
+                    direct.send(
+                            HttpRequest.newBuilder(cluster.uri(0).resolve("api/locks?limit=1"))
+                                    .header("X-Forwarded-For", "10.9.9." + i)
+                                    .header(
+                                            "Authorization",
+                                            "Basic "
+                                                    + java.util.Base64.getEncoder()
+                                                            .encodeToString(
+                                                                    ("ada:wrong-" + i)
+                                                                            .getBytes(
+                                                                                    StandardCharsets
+                                                                                            .UTF_8)))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding());
+            answers.add(r.statusCode());
+        }
+        assertThat(answers).containsExactly(401, 401, 401, 401, 401, 429);
+    }
+
+    @Test
+    void aReleaseReachesAnotherUsersOpenPageThroughTheProxyWithinOneSecond() throws Exception {
+        String key = keys.get(0); // configurator:N
+        String id = key.substring(key.indexOf(':') + 1);
+        Browser omar = new Browser(cluster.proxyUri());
+        omar.login("omar", "demo");
+        omar.get("configurator.xhtml?view=true&id=" + id);
+        List<Long> lockNews = new CopyOnWriteArrayList<>();
+        ApiClient sara = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+        assertThat(sara.login("sara", "demo").status()).isEqualTo(200);
+        try (PageStream stream =
+                omar.openStream(
+                        m -> {
+                            if (m.contains("\"type\":\"lock\"")) {
+                                lockNews.add(System.nanoTime());
+                            }
+                        })) {
+            assertThat(stream.status()).isEqualTo(200);
+            assertThat(sara.acquire(key, "WRITE").status()).isEqualTo(201);
+            awaitNews(lockNews, 1, Duration.ofSeconds(5));
+            long released = System.nanoTime();
+            assertThat(sara.release(key).status()).isEqualTo(204);
+            awaitNews(lockNews, 2, Duration.ofSeconds(5));
+            long millis = TimeUnit.NANOSECONDS.toMillis(lockNews.get(1) - released);
+            System.out.printf(
+                    "A release reached the other user's page through the proxy in %d ms%n", millis);
+            assertThat(millis).isLessThan(1_000);
+        } finally {
+            sara.logout();
+        }
+    }
+
+    @Test
+    void aNodeMarkedNotReadyGetsNoNewRequestWithinTwoSeconds() throws Exception {
+        Files.createFile(cluster.drainFile(1));
+        try {
+            long marked = System.nanoTime();
+            Thread.sleep(2_000); // the bound under test: from the mark to the last request it gets
+            long servedAtBound = served(1);
+            long onOther = served(0);
+            for (int i = 0; i < 20; i++) {
+                ApiClient someone = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+                assertThat(someone.send("GET", "login.xhtml", null).status()).isEqualTo(200);
+            }
+            System.out.printf(
+                    "Drained node checked %d ms after its mark%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - marked));
+            assertThat(served(1) - servedAtBound)
+                    .as("requests the draining node received after 2 s")
+                    .isZero();
+            assertThat(served(0) - onOther).as("the other node answered them").isEqualTo(20);
+        } finally {
+            Files.delete(cluster.drainFile(1));
+        }
+        long back = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long at = served(1);
+        while (served(1) == at) {
+            assertThat(System.nanoTime()).as("the node takes requests again").isLessThan(back);
+            new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10))
+                    .send("GET", "login.xhtml", null);
+        }
+    }
+
+    // --- helpers ---
+
+    /** What node {@code n} says it has served (its readiness answer, read on the node itself). */
+    private static long served(int n) {
+        try {
+            HttpResponse<String> r =
+                    HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(cluster.uri(n).resolve("/health/ready"))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+            JsonObject health = Json.createReader(new StringReader(r.body())).readObject();
+            for (JsonValue check : health.getJsonArray("checks")) {
+                JsonObject c = check.asJsonObject();
+                if (c.getString("name").equals("node-drain")) {
+                    JsonValue v = c.getJsonObject("data").get("requestsServed");
+                    return Long.parseLong(
+                            v instanceof jakarta.json.JsonString t ? t.getString() : v.toString());
+                }
+            }
+            throw new AssertionError("No node-drain check in " + r.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void awaitNews(List<Long> news, int count, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (news.size() < count) {
+            assertThat(System.nanoTime()).as("lock news number " + count).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    /** Sends {@code request} to the proxy's plain port and reads what comes back within 5 s. */
+    private static String rawExchange(String request) throws IOException {
+        URI proxy = cluster.proxyUri();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(proxy.getHost(), proxy.getPort()), 5_000);
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            byte[] buffer = new byte[4096];
+            int n;
+            try {
+                n = socket.getInputStream().read(buffer);
+            } catch (SocketTimeoutException | java.net.SocketException e) {
+                return "";
+            }
+            return n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** TLS that trusts the proxy's self-signed certificate, and nothing else. */
+    private static SSLContext trustingTheProxy() throws Exception {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        try (InputStream pem = Files.newInputStream(cluster.proxyCertificate())) {
+            trust.setCertificateEntry(
+                    "proxy", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+        }
+        TrustManagerFactory tmf =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, tmf.getTrustManagers(), null);
+        return tls;
+    }
+}

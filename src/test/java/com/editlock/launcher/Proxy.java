@@ -1,0 +1,307 @@
+package com.editlock.launcher;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * HAProxy in front of the nodes, as production runs it: the configuration is {@code
+ * server-config/haproxy.cfg} with its {@code @…@} fields filled in (where to listen, the TLS
+ * certificate, the body limit, one {@code server} line per node), checked with {@code haproxy -c}
+ * and run in the foreground ({@code -db}) with its log in a file.
+ */
+public final class Proxy implements AutoCloseable {
+
+    /** Where Debian's package and most others put it; {@code PATH} is searched first. */
+    private static final List<String> USUAL_PLACES =
+            List.of("/usr/sbin/haproxy", "/usr/local/sbin/haproxy", "/usr/bin/haproxy");
+
+    private final Process process;
+    private final String bind;
+    private final int httpPort;
+    private final int httpsPort;
+    private final Path log;
+
+    private Proxy(Process process, String bind, int httpPort, int httpsPort, Path log) {
+        this.process = process;
+        this.bind = bind;
+        this.httpPort = httpPort;
+        this.httpsPort = httpsPort;
+        this.log = log;
+    }
+
+    /**
+     * What the proxy is told: where it listens, with which certificate, in front of which nodes.
+     */
+    public record Plan(
+            String bind,
+            int httpPort,
+            int httpsPort,
+            Path certificate,
+            int maxBodyBytes,
+            List<Integer> nodePorts) {}
+
+    /** The HAProxy program, or a sentence saying how to install it. */
+    public static Path binary() {
+        List<Path> candidates = new ArrayList<>();
+        for (String dir :
+                Optional.ofNullable(System.getenv("PATH"))
+                        .orElse("")
+                        .split(java.io.File.pathSeparator)) {
+            if (!dir.isBlank()) {
+                candidates.add(Path.of(dir, "haproxy"));
+            }
+        }
+        USUAL_PLACES.forEach(p -> candidates.add(Path.of(p)));
+        return candidates.stream()
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElseThrow(
+                        () ->
+                                new Launcher.LaunchException(
+                                        "HAProxy is not installed, and more than one node (or"
+                                                + " LOCKS_PROXY=on) runs behind it: install it"
+                                                + " with 'sudo apt-get install haproxy' (Debian,"
+                                                + " Ubuntu) or your system's package manager,"
+                                                + " then start again."));
+    }
+
+    /** The configuration for {@code plan}, from the template. */
+    public static String render(String template, Plan plan) {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 0; i < plan.nodePorts().size(); i++) {
+            int n = i + 1;
+            servers.append("    server node")
+                    .append(n)
+                    .append(" 127.0.0.1:")
+                    .append(plan.nodePorts().get(i))
+                    .append(" cookie node")
+                    .append(n)
+                    .append('\n');
+        }
+        String host = plan.bind().contains(":") ? "[" + plan.bind() + "]" : plan.bind();
+        return template.replace("@HTTP_BIND@", host + ":" + plan.httpPort())
+                .replace("@HTTPS_BIND@", host + ":" + plan.httpsPort())
+                .replace("@CERTIFICATE@", plan.certificate().toAbsolutePath().toString())
+                .replace("@MAX_BODY_BYTES@", Integer.toString(plan.maxBodyBytes()))
+                .replace("@SERVERS@\n", servers.toString());
+    }
+
+    /**
+     * Writes the configuration into {@code directory}, checks it, starts HAProxy and waits until it
+     * answers on both ports and has seen every node ready.
+     */
+    public static Proxy start(Path template, Path directory, Plan plan, Path log, Duration timeout)
+            throws IOException, InterruptedException {
+        Path haproxy = binary();
+        Files.createDirectories(directory);
+        Path config = directory.resolve("haproxy.cfg");
+        Files.writeString(config, render(Files.readString(template, StandardCharsets.UTF_8), plan));
+        Process check =
+                new ProcessBuilder(haproxy.toString(), "-c", "-q", "-f", config.toString())
+                        .redirectErrorStream(true)
+                        .start();
+        String checkOutput =
+                new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (check.waitFor() != 0) {
+            throw new Launcher.LaunchException(
+                    "HAProxy refuses its configuration (" + config + "): " + checkOutput.strip());
+        }
+        // A fresh log each start: HAProxy writes its standard output from the file's start even
+        // when it is opened for appending.
+        Files.deleteIfExists(log);
+        Process process =
+                new ProcessBuilder(haproxy.toString(), "-db", "-f", config.toString())
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                        .start();
+        Proxy proxy = new Proxy(process, plan.bind(), plan.httpPort(), plan.httpsPort(), log);
+        try {
+            proxy.awaitNodes(plan.nodePorts().size(), timeout);
+        } catch (IOException | RuntimeException e) {
+            proxy.close();
+            throw e;
+        }
+        return proxy;
+    }
+
+    /**
+     * Waits until the proxy answers {@code /health/ready} with 200 as many times in a row as twice
+     * the nodes (round robin: every node has answered through it).
+     */
+    private void awaitNodes(int nodes, Duration timeout) throws IOException, InterruptedException {
+        HttpClient http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(2))
+                        .build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int inARow = 0;
+        String last = "no answer yet";
+        while (inARow < 2 * nodes) {
+            if (!process.isAlive()) {
+                throw new Launcher.LaunchException(
+                        "HAProxy stopped at start (exit "
+                                + process.exitValue()
+                                + "); its log: "
+                                + log);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new Launcher.LaunchException(
+                        "HAProxy did not reach every node within "
+                                + timeout.toSeconds()
+                                + " s (last: "
+                                + last
+                                + "); its log: "
+                                + log);
+            }
+            try {
+                HttpResponse<Void> r =
+                        http.send(
+                                HttpRequest.newBuilder(url().resolve("health/ready"))
+                                        .timeout(Duration.ofSeconds(2))
+                                        .build(),
+                                HttpResponse.BodyHandlers.discarding());
+                last = "status " + r.statusCode();
+                inARow = r.statusCode() == 200 ? inARow + 1 : 0;
+            } catch (IOException e) {
+                last = e.toString();
+                inARow = 0;
+            }
+            if (inARow < 2 * nodes) {
+                Thread.sleep(inARow == 0 ? 200 : 20);
+            }
+        }
+    }
+
+    /** The plain HTTP address users are given. */
+    public URI url() {
+        return URI.create("http://" + host() + ":" + httpPort + "/");
+    }
+
+    /** The TLS address (HTTP/2 or HTTP/1.1, by ALPN). */
+    public URI httpsUrl() {
+        return URI.create("https://" + host() + ":" + httpsPort + "/");
+    }
+
+    private String host() {
+        return bind.equals("127.0.0.1") || bind.equals("0.0.0.0") ? "localhost" : bind;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public int waitFor() throws InterruptedException {
+        return process.waitFor();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * A self-signed certificate for {@code localhost} and 127.0.0.1 as one PEM file (certificate
+     * and private key, as HAProxy reads it), made with the JDK's {@code keytool} the first time and
+     * kept at {@code pem} after that.
+     */
+    public static Path selfSignedCertificate(Path pem) throws IOException, InterruptedException {
+        if (Files.exists(pem)) {
+            return pem;
+        }
+        Files.createDirectories(pem.getParent());
+        Path store = Files.createTempFile(pem.getParent(), "editlock-", ".p12");
+        Files.delete(store);
+        char[] password = "editlock-local".toCharArray();
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        Process p =
+                new ProcessBuilder(
+                                keytool.toString(),
+                                "-genkeypair",
+                                "-alias",
+                                "editlock",
+                                "-keyalg",
+                                "EC",
+                                "-groupname",
+                                "secp256r1",
+                                "-sigalg",
+                                "SHA256withECDSA",
+                                "-validity",
+                                "825",
+                                "-dname",
+                                "CN=localhost, O=Editlock, OU=self-signed for this machine only",
+                                "-ext",
+                                "SAN=dns:localhost,ip:127.0.0.1,ip:::1",
+                                "-storetype",
+                                "PKCS12",
+                                "-keystore",
+                                store.toString(),
+                                "-storepass",
+                                new String(password))
+                        .redirectErrorStream(true)
+                        .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new Launcher.LaunchException("keytool could not make a certificate: " + out);
+        }
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            try (var in = Files.newInputStream(store)) {
+                ks.load(in, password);
+            }
+            PrivateKey key = (PrivateKey) ks.getKey("editlock", password);
+            Certificate certificate = ks.getCertificate("editlock");
+            Base64.Encoder b64 =
+                    Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
+            String text =
+                    "-----BEGIN CERTIFICATE-----\n"
+                            + b64.encodeToString(certificate.getEncoded())
+                            + "\n-----END CERTIFICATE-----\n"
+                            + "-----BEGIN PRIVATE KEY-----\n"
+                            + b64.encodeToString(key.getEncoded())
+                            + "\n-----END PRIVATE KEY-----\n";
+            Path partial = pem.resolveSibling(pem.getFileName() + ".partial");
+            Files.writeString(partial, text, StandardCharsets.US_ASCII);
+            try {
+                Files.setPosixFilePermissions(
+                        partial,
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: its own defaults apply
+            }
+            Files.move(partial, pem, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("Could not read the certificate keytool made: " + e, e);
+        } finally {
+            Files.deleteIfExists(store);
+        }
+        return pem;
+    }
+}
