@@ -1,9 +1,12 @@
 package com.editlock.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.Chromium;
 import com.editlock.it.browser.PageStream;
+import com.editlock.it.browser.Pages;
 import com.editlock.it.node.ApiClient;
 import com.editlock.it.node.Cluster;
 import jakarta.json.Json;
@@ -36,6 +39,8 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * The production topology the run command starts with {@code LOCKS_NODES=2}: two nodes behind
@@ -154,6 +159,34 @@ class ProxyIT {
                         HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        // The nodes see plain HTTP from the proxy, yet redirect to https and mark the session
+        // cookie Secure: they read X-Forwarded-Proto.
+        HttpResponse<Void> away =
+                h2.send(
+                        HttpRequest.newBuilder(
+                                        cluster.proxyHttpsUri().resolve("configurators.xhtml"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+        assertThat(away.statusCode()).isEqualTo(302);
+        assertThat(away.headers().firstValue("Location").orElseThrow())
+                .startsWith(cluster.proxyHttpsUri().resolve("login.xhtml").toString());
+        HttpResponse<Void> in =
+                h2.send(
+                        HttpRequest.newBuilder(cluster.proxyHttpsUri().resolve("api/locks?limit=1"))
+                                .header(
+                                        "Authorization",
+                                        "Basic "
+                                                + java.util.Base64.getEncoder()
+                                                        .encodeToString(
+                                                                "sara:demo"
+                                                                        .getBytes(
+                                                                                StandardCharsets
+                                                                                        .UTF_8)))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+        assertThat(in.statusCode()).isEqualTo(200);
+        assertThat(in.headers().allValues("Set-Cookie"))
+                .anySatisfy(c -> assertThat(c).startsWith("JSESSIONID=").contains("; Secure"));
         if (Files.isExecutable(java.nio.file.Path.of("/usr/bin/curl"))) {
             Process curl =
                     new ProcessBuilder(
@@ -322,6 +355,77 @@ class ProxyIT {
             new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10))
                     .send("GET", "login.xhtml", null);
         }
+    }
+
+    /**
+     * Twenty editing tabs of one browser over https: every page came over HTTP/2, the one
+     * connection keeps all twenty locks alive past their lease, and each tab's lock is freed within
+     * the tab bound (the grace and a second to notice: 3 s) once the tab closes.
+     */
+    @Test
+    void twentyEditingTabsOfOneBrowserOverHttpsStayLiveAndEachIsFreedWhenClosed() throws Exception {
+        List<String> records =
+                cluster.addConfigurators(20).stream()
+                        .filter(k -> k.matches("configurator:[0-9]+"))
+                        .toList();
+        long boundMillis = (Cluster.TAB_GRACE_SECONDS + 1) * 1000L;
+        ChromeDriver sara = Chromium.start(null, null, List.of("--ignore-certificate-errors"));
+        ApiClient ada = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+        try {
+            assertThat(ada.login("ada", "demo").status()).isEqualTo(200);
+            java.net.URL base = cluster.proxyHttpsUri().toURL();
+            Pages.login(sara, base, "sara");
+            sara.get(base + "configurators.xhtml");
+            String list = sara.getWindowHandle(); // stays open while the editing tabs close
+            Map<String, String> tabs = new java.util.LinkedHashMap<>();
+            for (String key : records) {
+                sara.switchTo().newWindow(WindowType.TAB);
+                sara.get(base + "configurator.xhtml?id=" + key.substring(key.indexOf(':') + 1));
+                assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+                assertThat(
+                                sara.executeScript(
+                                        "return performance.getEntriesByType('navigation')[0]"
+                                                + ".nextHopProtocol"))
+                        .as("the page came over HTTP/2")
+                        .isEqualTo("h2");
+                tabs.put(key, sara.getWindowHandle());
+            }
+            Map<String, Long> tokens = new java.util.LinkedHashMap<>();
+            records.forEach(k -> tokens.put(k, token(ada, k)));
+            await("all twenty locks outlive their lease: every tab beats")
+                    .during(Duration.ofSeconds(Cluster.LEASE_SECONDS + 1))
+                    .atMost(Duration.ofSeconds(Cluster.LEASE_SECONDS + 5))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> records.stream().allMatch(k -> tokens.get(k) == token(ada, k)));
+            List<Long> freedAfter = new ArrayList<>();
+            for (var tab : tabs.entrySet()) {
+                sara.switchTo().window(tab.getValue());
+                long closed = System.nanoTime();
+                sara.close();
+                sara.switchTo().window(list);
+                await("the closed tab's lock on " + tab.getKey() + " is freed")
+                        .atMost(Duration.ofMillis(boundMillis))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(
+                                () ->
+                                        ada.send("GET", "api/locks/" + tab.getKey(), null).status()
+                                                == 404);
+                freedAfter.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed));
+            }
+            System.out.printf(
+                    "Twenty editing tabs over HTTP/2: each lock freed %s ms after its tab closed%n",
+                    freedAfter);
+            assertThat(freedAfter).allMatch(ms -> ms <= boundMillis);
+        } finally {
+            Chromium.quit(sara);
+            ada.logout();
+        }
+    }
+
+    private static long token(ApiClient admin, String key) {
+        ApiClient.Answer a = admin.send("GET", "api/locks/" + key, null);
+        assertThat(a.status()).as("%s is held", key).isEqualTo(200);
+        return a.json().getJsonNumber("token").longValue();
     }
 
     // --- helpers ---

@@ -87,6 +87,14 @@ public final class Chromium {
      * as the DevTools emulate it for the first tab); {@code null} for the machine's own.
      */
     public static ChromeDriver start(String language, String zone) {
+        return start(language, zone, List.of());
+    }
+
+    /**
+     * The same, with more command-line switches ({@code --ignore-certificate-errors} for the test
+     * proxy's self-signed certificate).
+     */
+    public static ChromeDriver start(String language, String zone, List<String> switches) {
         require();
         Path profile;
         try {
@@ -108,6 +116,7 @@ public final class Chromium {
                 "--no-first-run",
                 "--disable-quic",
                 "--window-size=1200,1000");
+        options.addArguments(switches);
         // The console log, to catch Content-Security-Policy violations (see cspViolations), and the
         // network log, to
         // see that no page opens a WebSocket (see webSocketsOpened).
