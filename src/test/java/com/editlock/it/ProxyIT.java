@@ -9,6 +9,7 @@ import com.editlock.it.browser.PageStream;
 import com.editlock.it.browser.Pages;
 import com.editlock.it.node.ApiClient;
 import com.editlock.it.node.Cluster;
+import com.editlock.it.node.TwoNodes;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -36,7 +37,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.WindowType;
@@ -45,8 +45,9 @@ import org.openqa.selenium.chrome.ChromeDriver;
 /**
  * The production topology the run command starts with {@code LOCKS_NODES=2}: two nodes behind
  * HAProxy with the shipped configuration ({@code server-config/haproxy.cfg}), every user request
- * through the proxy, the nodes' own addresses only to read what a node counted. The product's login
- * allowances apply (5 per account and address, 20 per address).
+ * through the proxy, the nodes' own addresses only to read what a node counted. The nodes are the
+ * ones the two-node suites share ({@link TwoNodes}); the login allowance per account and address is
+ * the product's (5).
  */
 class ProxyIT {
 
@@ -55,17 +56,8 @@ class ProxyIT {
 
     @BeforeAll
     static void cluster() throws Exception {
-        cluster =
-                Cluster.startBehindProxy(
-                        2, "proxy", List.of("-Dlocks.login.failures.per.address=20"));
+        cluster = TwoNodes.behindProxy();
         keys = cluster.addConfigurators(2);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test

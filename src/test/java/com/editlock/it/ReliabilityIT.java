@@ -8,6 +8,7 @@ import com.editlock.it.browser.Chromium;
 import com.editlock.it.browser.Pages;
 import com.editlock.it.node.ApiClient;
 import com.editlock.it.node.Cluster;
+import com.editlock.it.node.TwoNodes;
 import com.editlock.it.reliability.ClusterTorture;
 import com.editlock.it.reliability.Reliability;
 import java.net.URI;
@@ -19,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -28,9 +28,12 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * The short forms of the reliability runs ({@code mvn -Preliability} runs the long ones): two
- * Payara Micro nodes on one PostgreSQL (no Hazelcast, loopback, lease 5 s, sweep 1 s), started once
- * for the class. Each test leaves both nodes and the database running, and uses records of its own,
- * so the tests do not depend on each other or their order.
+ * Payara Micro nodes on one PostgreSQL (no Hazelcast, loopback, lease 5 s, sweep 1 s) behind
+ * HAProxy, shared with the other two-node suites ({@link TwoNodes}). Users go through the proxy,
+ * each to the node a test puts them on (by the proxy's own node cookie); a node's address is used
+ * only for what belongs to that node (its health, its log, killing it). Each test leaves both nodes
+ * and the database running, and uses records of its own, so the tests do not depend on each other
+ * or their order.
  */
 class ReliabilityIT {
 
@@ -51,19 +54,12 @@ class ReliabilityIT {
 
     @BeforeAll
     static void cluster() throws Exception {
-        cluster = Cluster.start(2, "it");
+        cluster = TwoNodes.behindProxy();
         tortureKeys = cluster.addConfigurators(25);
         killKeys = cluster.addConfigurators(125);
         otherKeys = cluster.addConfigurators(2);
         shutdownKeys = cluster.addConfigurators(5);
         sessionKeys = cluster.addConfigurators(3);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test
@@ -160,9 +156,9 @@ class ReliabilityIT {
                                                 if (page != null) { // a page on the surviving node
                                                     // shows the record read-only,
                                                     // then free
-                                                    login(page, cluster.uri(1), "ada");
+                                                    login(page, 1, "ada");
                                                     page.get(
-                                                            cluster.uri(1)
+                                                            cluster.userUri(1)
                                                                     + "configurator.xhtml?id="
                                                                     + watched.split(":")[1]);
                                                     await().atMost(Duration.ofSeconds(10))
@@ -223,8 +219,8 @@ class ReliabilityIT {
         String configurator = sessionKeys.get(0).split(":")[1];
         try {
             if (editor != null) {
-                login(editor, cluster.uri(1), "omar");
-                editor.get(cluster.uri(1) + "configurator.xhtml?id=" + configurator);
+                login(editor, 1, "omar");
+                editor.get(cluster.userUri(1) + "configurator.xhtml?id=" + configurator);
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> editor.getPageSource().contains("You are editing"));
             }
@@ -320,7 +316,7 @@ class ReliabilityIT {
             throws Exception {
         String key = sessionKeys.get(4); // configurator:N of the second session configurator
         String id = key.split(":")[1];
-        ApiClient sara = new ApiClient(cluster.uri(0), Duration.ofSeconds(60));
+        ApiClient sara = cluster.api(0, Duration.ofSeconds(60));
         assertThat(sara.login("sara", "demo").status()).isEqualTo(200);
         assertThat(sara.acquire(key, "WRITE").status()).isEqualTo(201);
         String body = sara.send("GET", "api/configurators/" + id, null).body();
@@ -362,7 +358,7 @@ class ReliabilityIT {
     void theSessionIdChangesAtLoginAndTheNewSessionStillReleasesItsLocksWhenItEnds()
             throws Exception {
         String id = sessionKeys.get(8).split(":")[1];
-        Browser browser = new Browser(cluster.uri(1));
+        Browser browser = cluster.browser(1);
         browser.get("login.xhtml");
         assertThat(browser.sessionId())
                 .as("the login page opens no session, so there is none to fix")
@@ -520,10 +516,10 @@ class ReliabilityIT {
         ChromeDriver sara = Chromium.start();
         ChromeDriver omar = Chromium.start();
         try {
-            login(sara, cluster.uri(0), "sara");
-            sara.get(cluster.uri(0) + "configurator.xhtml?view=true&id=" + id);
-            login(omar, cluster.uri(1), "omar");
-            omar.get(cluster.uri(1) + "configurator.xhtml?view=true&id=" + id);
+            login(sara, 0, "sara");
+            sara.get(cluster.userUri(0) + "configurator.xhtml?view=true&id=" + id);
+            login(omar, 1, "omar");
+            omar.get(cluster.userUri(1) + "configurator.xhtml?view=true&id=" + id);
             await("Omar's page on node 2 lists Sara, who looks from node 1")
                     .atMost(Duration.ofSeconds(3))
                     .until(() -> viewers(omar).contains("Sara"));
@@ -532,7 +528,7 @@ class ReliabilityIT {
                     .atMost(Duration.ofSeconds(3))
                     .until(() -> viewers(sara).contains("Omar"));
 
-            sara.get(cluster.uri(0) + "configurators.xhtml"); // she leaves the record's page
+            sara.get(cluster.userUri(0) + "configurators.xhtml"); // she leaves the record's page
             await("Omar sees Sara leave, without a reload")
                     .atMost(Duration.ofSeconds(5))
                     .until(() -> !viewers(omar).contains("Sara"));
@@ -557,11 +553,11 @@ class ReliabilityIT {
         ChromeDriver sara = Chromium.start();
         ChromeDriver omar = Chromium.start();
         try {
-            login(sara, cluster.uri(0), "sara");
-            sara.get(cluster.uri(0) + "configurator.xhtml?id=" + id);
+            login(sara, 0, "sara");
+            sara.get(cluster.userUri(0) + "configurator.xhtml?id=" + id);
             assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
-            login(omar, cluster.uri(1), "omar");
-            omar.get(cluster.uri(1) + "configurator.xhtml?id=" + id);
+            login(omar, 1, "omar");
+            omar.get(cluster.userUri(1) + "configurator.xhtml?id=" + id);
             assertThat(Pages.testId(omar, "lock-status")).startsWith("Being edited by Sara");
 
             Instant frozenAt = Instant.now();
@@ -618,8 +614,9 @@ class ReliabilityIT {
         }
     }
 
-    private static void login(ChromeDriver browser, URI node, String user) {
-        browser.get(node + "login.xhtml");
+    /** Logs {@code user} in on node {@code n}, through the proxy. */
+    private static void login(ChromeDriver browser, int n, String user) {
+        cluster.openLogin(browser, n);
         browser.findElement(By.id("login:username")).sendKeys(user);
         browser.findElement(By.id("login:password")).sendKeys("demo");
         browser.findElement(By.cssSelector("[data-testid=login]")).click();

@@ -89,16 +89,26 @@ public final class Proxy implements AutoCloseable {
                     .append(n)
                     .append(" 127.0.0.1:")
                     .append(plan.nodePorts().get(i))
-                    .append(" cookie node")
+                    .append(" check cookie node")
                     .append(n)
                     .append('\n');
+        }
+        // When no node is ready (the database is down for all), new visitors still reach a node,
+        // whose own answer says what is wrong and when to try again, instead of the proxy's 503.
+        for (int i = 0; i < plan.nodePorts().size(); i++) {
+            servers.append("    server last-resort-")
+                    .append(i + 1)
+                    .append(" 127.0.0.1:")
+                    .append(plan.nodePorts().get(i))
+                    .append(" backup\n");
         }
         String host = plan.bind().contains(":") ? "[" + plan.bind() + "]" : plan.bind();
         return template.replace("@HTTP_BIND@", host + ":" + plan.httpPort())
                 .replace("@HTTPS_BIND@", host + ":" + plan.httpsPort())
                 .replace("@CERTIFICATE@", plan.certificate().toAbsolutePath().toString())
                 .replace("@MAX_BODY_BYTES@", Integer.toString(plan.maxBodyBytes()))
-                .replace("@SERVERS@\n", servers.toString());
+                .replace("@SERVERS@\n", servers.toString())
+                .replace("@SERVERS@", servers.toString());
     }
 
     /**
@@ -112,7 +122,7 @@ public final class Proxy implements AutoCloseable {
         Path config = directory.resolve("haproxy.cfg");
         Files.writeString(config, render(Files.readString(template, StandardCharsets.UTF_8), plan));
         Process check =
-                new ProcessBuilder(haproxy.toString(), "-c", "-q", "-f", config.toString())
+                new ProcessBuilder(haproxy.toString(), "-c", "-f", config.toString())
                         .redirectErrorStream(true)
                         .start();
         String checkOutput =

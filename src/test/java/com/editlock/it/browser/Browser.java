@@ -49,6 +49,12 @@ public final class Browser {
                         .build();
     }
 
+    /** Sends {@code cookie} with every request (the proxy's node cookie, say). */
+    public Browser cookie(HttpCookie cookie) {
+        cookies.getCookieStore().add(base, cookie);
+        return this;
+    }
+
     /** Sends {@code Authorization: Bearer token} with every request (a script's API token). */
     public Browser bearer(String token) {
         basic = "Bearer " + token;

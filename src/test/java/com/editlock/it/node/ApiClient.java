@@ -35,6 +35,7 @@ public final class ApiClient {
     }
 
     private final URI base;
+    private final CookieManager cookies = new CookieManager();
     private final HttpClient http;
     private final Duration timeout;
     private String basic;
@@ -53,12 +54,18 @@ public final class ApiClient {
         HttpClient.Builder b =
                 HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
-                        .cookieHandler(new CookieManager())
+                        .cookieHandler(cookies)
                         .connectTimeout(timeout);
         if (from != null) {
             b.localAddress(from);
         }
         this.http = b.build();
+    }
+
+    /** Sends {@code cookie} with every request (the proxy's node cookie, say). */
+    public ApiClient cookie(java.net.HttpCookie cookie) {
+        cookies.getCookieStore().add(base, cookie);
+        return this;
     }
 
     /**

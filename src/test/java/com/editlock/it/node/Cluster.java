@@ -107,6 +107,60 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Where a user of node {@code n} goes: the proxy, when there is one (with {@link
+     * #nodeCookie(int)} the proxy sends them to node {@code n}, as it would after their first
+     * request there), else the node itself.
+     */
+    public URI userUri(int n) {
+        return proxy == null ? uri(n) : proxy.url();
+    }
+
+    /**
+     * The proxy's stickiness cookie for node {@code n} ({@code EDITLOCK_NODE=node1}), or empty
+     * without a proxy.
+     */
+    public java.util.Optional<java.net.HttpCookie> nodeCookie(int n) {
+        if (proxy == null) {
+            return java.util.Optional.empty();
+        }
+        java.net.HttpCookie c = new java.net.HttpCookie("EDITLOCK_NODE", "node" + (n + 1));
+        c.setPath("/");
+        c.setVersion(0);
+        return java.util.Optional.of(c);
+    }
+
+    /** An API client of a user of node {@code n} (through the proxy when there is one). */
+    public ApiClient api(int n, Duration timeout) {
+        ApiClient client = new ApiClient(userUri(n), timeout);
+        nodeCookie(n).ifPresent(client::cookie);
+        return client;
+    }
+
+    /** An HTTP browser of a user of node {@code n} (through the proxy when there is one). */
+    public com.editlock.it.browser.Browser browser(int n) {
+        com.editlock.it.browser.Browser browser = new com.editlock.it.browser.Browser(userUri(n));
+        nodeCookie(n).ifPresent(browser::cookie);
+        return browser;
+    }
+
+    /**
+     * Opens the login page of node {@code n} in a real browser (through the proxy, with its node
+     * cookie, when there is one).
+     */
+    public void openLogin(org.openqa.selenium.WebDriver driver, int n) {
+        driver.get(userUri(n) + "login.xhtml");
+        nodeCookie(n)
+                .ifPresent(
+                        c -> {
+                            driver.manage()
+                                    .addCookie(
+                                            new org.openqa.selenium.Cookie(
+                                                    c.getName(), c.getValue(), "/"));
+                            driver.get(userUri(n) + "login.xhtml");
+                        });
+    }
+
     /** The address users are given behind the proxy (plain HTTP/1.1). */
     public URI proxyUri() {
         return proxy.url();

@@ -56,6 +56,7 @@ public class TestDatabase implements LauncherSessionListener {
 
     @Override
     public void launcherSessionClosed(LauncherSession session) {
+        TwoNodes.stop();
         if (database != null) {
             try {
                 database.close();

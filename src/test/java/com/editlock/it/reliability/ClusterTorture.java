@@ -31,16 +31,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The lock-store torture, over HTTP against a cluster: simulated users, half on each node, acquire
- * (WRITE and READ, whole configurators and their sub-pages), renew, save, release, log out and in
- * again (their sessions end), go quiet until their leases lapse, and an admin force-releases and
- * takes over. Every call is written down with its session, tab, window and answer, whatever it
- * answered (a screen's Done, Save and cut-off tab too: a release of the tab's lock, the cut one
- * lasting until the layer's bound), and the independent {@link TortureChecker} judges them call by
- * call against the history, as it judges the store's own torture: every row needs a call of its
- * session that explains it, every end call ends everything in its reach, expiry is judged early and
- * late, every refusal needs a reason. A session's owner id is learned from the grants it saw (or,
- * for one that saw none, from its refusals). Bounded by operations and by time.
+ * The lock-store torture, over HTTP against a cluster: simulated users, half on each node (through
+ * the proxy when the cluster has one, each kept on its node by the proxy's cookie), acquire (WRITE
+ * and READ, whole configurators and their sub-pages), renew, save, release, log out and in again
+ * (their sessions end), go quiet until their leases lapse, and an admin force-releases and takes
+ * over. Every call is written down with its session, tab, window and answer, whatever it answered
+ * (a screen's Done, Save and cut-off tab too: a release of the tab's lock, the cut one lasting
+ * until the layer's bound), and the independent {@link TortureChecker} judges them call by call
+ * against the history, as it judges the store's own torture: every row needs a call of its session
+ * that explains it, every end call ends everything in its reach, expiry is judged early and late,
+ * every refusal needs a reason. A session's owner id is learned from the grants it saw (or, for one
+ * that saw none, from its refusals). Bounded by operations and by time.
  */
 public final class ClusterTorture {
 
@@ -870,7 +871,7 @@ public final class ClusterTorture {
         }
 
         private void login() {
-            api = new ApiClient(cluster.uri(index % cluster.size()), Duration.ofSeconds(30));
+            api = cluster.api(index % cluster.size(), Duration.ofSeconds(30));
             ApiClient.Answer a = api.login(user, "demo");
             while (a.status() != 200) {
                 unexpected("login", a);
@@ -1408,7 +1409,7 @@ public final class ClusterTorture {
         // ---- screens ----
 
         private void screenLogin() {
-            browser = new Browser(cluster.uri(index % cluster.size()));
+            browser = cluster.browser(index % cluster.size());
             for (int attempt = 1; !browser.page().contains("jakarta.faces.ViewState"); attempt++) {
                 var page = browser.get("login.xhtml");
                 if (!browser.page()

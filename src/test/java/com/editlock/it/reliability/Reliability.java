@@ -63,7 +63,7 @@ public final class Reliability {
         for (int i = 0;
                 i < held.size();
                 i += 48) { // 12 whole configurators with their sub-pages per session
-            ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
+            ApiClient s = cluster.api(0, Duration.ofSeconds(30));
             expect(s.login(i % 96 == 0 ? "sara" : "omar", "demo"), 200, "login on node 1");
             for (String key : held.subList(i, Math.min(held.size(), i + 48))) {
                 expect(s.acquire(key, "WRITE"), 201, "acquire " + key);
@@ -76,7 +76,7 @@ public final class Reliability {
         CompletableFuture<Void> survivor =
                 CompletableFuture.runAsync(
                         () -> {
-                            ApiClient s = new ApiClient(cluster.uri(1), Duration.ofSeconds(10));
+                            ApiClient s = cluster.api(1, Duration.ofSeconds(10));
                             if (s.login("ada", "demo").status() != 200) {
                                 failures.incrementAndGet();
                             }
@@ -196,7 +196,7 @@ public final class Reliability {
                 allUp &= health.send("GET", "health/ready", null).status() == 200;
                 if (!grantedOn[n]) {
                     if (probes[n] == null) {
-                        ApiClient p = new ApiClient(cluster.uri(n), Duration.ofSeconds(5));
+                        ApiClient p = cluster.api(n, Duration.ofSeconds(5));
                         if (p.login("ada", "demo").status() == 200) {
                             probes[n] = p;
                         }
@@ -268,7 +268,7 @@ public final class Reliability {
      * node is started again every one is gone.
      */
     public static Shutdown ctrlC(Cluster cluster, List<String> held) throws Exception {
-        ApiClient s = new ApiClient(cluster.uri(0), Duration.ofSeconds(30));
+        ApiClient s = cluster.api(0, Duration.ofSeconds(30));
         expect(s.login("sara", "demo"), 200, "login");
         for (String key : held) {
             expect(s.acquire(key, "WRITE"), 201, "acquire " + key);
@@ -428,7 +428,7 @@ public final class Reliability {
         work.add(
                 CompletableFuture.runAsync(
                         () -> {
-                            ApiClient ada = new ApiClient(cluster.uri(0), Duration.ofSeconds(10));
+                            ApiClient ada = cluster.api(0, Duration.ofSeconds(10));
                             ada.login("ada", "demo");
                             while (running.get()) {
                                 // Nobody else takes the watched record: each answer is known.
@@ -449,12 +449,12 @@ public final class Reliability {
                             ada.logout();
                         }));
         for (int t = 0; t < 3; t++) {
-            java.net.URI node = cluster.uri(t % 2);
+            int node = t % 2;
             String mine = editable.get(t).split(":")[1];
             work.add(
                     CompletableFuture.runAsync(
                             () -> {
-                                Browser b = new Browser(node);
+                                Browser b = cluster.browser(node);
                                 b.login("sara", "demo");
                                 while (running.get()) {
                                     long n = tabs.incrementAndGet();
@@ -565,11 +565,11 @@ public final class Reliability {
                             }));
         }
         for (int t = 0; t < 3; t++) {
-            java.net.URI node = cluster.uri(t % 2);
+            int node = t % 2;
             work.add(
                     CompletableFuture.runAsync(
                             () -> {
-                                ApiClient omar = new ApiClient(node, Duration.ofSeconds(10));
+                                ApiClient omar = cluster.api(node, Duration.ofSeconds(10));
                                 omar.login("omar", "demo");
                                 while (running.get()) {
                                     ApiClient.Answer a = omar.send("GET", "api/locks", null);

@@ -37,7 +37,7 @@ public final class ReliabilityRun {
                 "Starting PostgreSQL and two Payara Micro nodes (lease %d s, sweep %d s) …%n",
                 Cluster.LEASE_SECONDS,
                 Cluster.SWEEP_SECONDS);
-        try (Cluster cluster = Cluster.start(2, "reliability")) {
+        try (Cluster cluster = Cluster.startBehindProxy(2, "reliability", java.util.List.of())) {
             List<String> tortureKeys = cluster.addConfigurators(25);
             List<String> killKeys = cluster.addConfigurators(125);
             List<String> otherKeys = cluster.addConfigurators(2);
