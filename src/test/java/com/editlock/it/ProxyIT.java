@@ -119,6 +119,114 @@ class ProxyIT {
         }
     }
 
+    /**
+     * What each abuse of the transport gets behind the proxy, and which layer answers it: the
+     * proxy's log names the node that answered a request, or {@code <NOSRV>} when the proxy did.
+     */
+    @Test
+    void eachTransportAbuseIsAnsweredByTheLayerMeantForIt() throws Exception {
+        ApiClient omar = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+        assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
+        String cookie = omar.cookieHeader();
+        Map<String, String> layers = new java.util.LinkedHashMap<>();
+
+        // A body that trickles in: cut by the proxy within its 10 s, before any node sees it.
+        long start = System.nanoTime();
+        String slow =
+                rawExchange(
+                        "POST /api/locks?case=slow-body HTTP/1.1\r\nHost: localhost\r\nCookie: "
+                                + cookie
+                                + "\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"r\"",
+                        Duration.ofSeconds(30));
+        long slowSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertThat(slow).startsWith("HTTP/1.1 408");
+        assertThat(slowSeconds).as("a trickling body is cut within 30 s").isLessThan(30);
+        layers.put("body trickled (" + slowSeconds + " s)", answeredBy("case=slow-body"));
+
+        // A declared body above the nodes' limit: refused by the proxy unread.
+        String declared =
+                rawExchange(
+                        "POST /api/locks?case=declared-large HTTP/1.1\r\nHost: localhost\r\nCookie: "
+                                + cookie
+                                + "\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n",
+                        Duration.ofSeconds(10));
+        assertThat(declared).startsWith("HTTP/1.1 413");
+        layers.put("declared body above the limit", answeredBy("case=declared-large"));
+
+        // A chunked body above the limit: the proxy cannot know its size; the node counts it.
+        HttpResponse<String> chunked =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build()
+                        .send(
+                                HttpRequest.newBuilder(
+                                                cluster.proxyUri()
+                                                        .resolve("api/locks?case=chunked-large"))
+                                        .header("Cookie", cookie)
+                                        .header("Content-Type", "application/json")
+                                        .POST(
+                                                HttpRequest.BodyPublishers.ofInputStream(
+                                                        () ->
+                                                                new java.io.ByteArrayInputStream(
+                                                                        ("{\"resource\":\""
+                                                                                        + "a"
+                                                                                                .repeat(
+                                                                                                        300_000)
+                                                                                        + "\"}")
+                                                                                .getBytes(
+                                                                                        StandardCharsets
+                                                                                                .UTF_8))))
+                                        .timeout(Duration.ofSeconds(10))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).isEqualTo(413);
+        assertThat(chunked.body()).contains("larger than");
+        layers.put("chunked body above the limit", answeredBy("case=chunked-large"));
+
+        // Many idle connections: held by the proxy; a real request still answered at once.
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 300; i++) {
+                Socket s = new Socket();
+                s.connect(
+                        new InetSocketAddress(
+                                cluster.proxyUri().getHost(), cluster.proxyUri().getPort()),
+                        5_000);
+                idle.add(s);
+            }
+            long asked = System.nanoTime();
+            assertThat(omar.send("GET", "api/locks?case=beside-idle", null).status())
+                    .isEqualTo(200);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+            assertThat(millis).as("answered beside 300 idle connections").isLessThan(1_000);
+            layers.put("300 idle connections (a request beside them: " + millis + " ms)", "proxy");
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
+        }
+        System.out.println("Transport abuse behind the proxy, answered by: " + layers);
+        assertThat(layers)
+                .containsEntry("declared body above the limit", "proxy")
+                .containsEntry("chunked body above the limit", "node");
+        assertThat(layers.get("body trickled (" + slowSeconds + " s)")).isEqualTo("proxy");
+        omar.logout();
+    }
+
+    /** Who answered the request whose query holds {@code marker}, by the proxy's log. */
+    private static String answeredBy(String marker) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            for (String line : Files.readAllLines(cluster.proxyLog())) {
+                if (line.contains(marker)) {
+                    return line.contains("<NOSRV>") ? "proxy" : "node";
+                }
+            }
+            assertThat(System.nanoTime()).as("the proxy logged " + marker).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
     @Test
     void noH2cUpgradeIsAnsweredAndNoPlainTextHttp2PrefaceIsSpoken() throws Exception {
         String upgrade =
@@ -461,10 +569,15 @@ class ProxyIT {
 
     /** Sends {@code request} to the proxy's plain port and reads what comes back within 5 s. */
     private static String rawExchange(String request) throws IOException {
+        return rawExchange(request, Duration.ofSeconds(5));
+    }
+
+    /** The same, waiting at most {@code wait} for the answer. */
+    private static String rawExchange(String request, Duration wait) throws IOException {
         URI proxy = cluster.proxyUri();
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(proxy.getHost(), proxy.getPort()), 5_000);
-            socket.setSoTimeout(5_000);
+            socket.setSoTimeout((int) wait.toMillis());
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             byte[] buffer = new byte[4096];

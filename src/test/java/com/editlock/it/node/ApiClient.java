@@ -62,6 +62,15 @@ public final class ApiClient {
         this.http = b.build();
     }
 
+    /** The cookies this client sends, as a {@code Cookie} header's value. */
+    public String cookieHeader() {
+        return String.join(
+                "; ",
+                cookies.getCookieStore().getCookies().stream()
+                        .map(c -> c.getName() + "=" + c.getValue())
+                        .toList());
+    }
+
     /** Sends {@code cookie} with every request (the proxy's node cookie, say). */
     public ApiClient cookie(java.net.HttpCookie cookie) {
         cookies.getCookieStore().add(base, cookie);
