@@ -94,6 +94,7 @@ public final class Launcher {
             System.out.println(
                     "database: " + database.jdbcUrl() + " (user " + database.user() + ")");
         }
+        warnIfTooFewConnections(jvm, count);
         List<Integer> nodePorts = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int nodePort = proxied ? freeLoopbackPort() : port + i;
@@ -188,6 +189,68 @@ public final class Launcher {
         }
         System.out.println("Press Ctrl-C to stop.");
         return proxied ? proxy.waitFor() : nodes.get(0).waitFor();
+    }
+
+    /** Connections each node's pool may open (Database: maxPoolSize). */
+    static final int POOL_PER_NODE = 48;
+
+    /**
+     * Warns when the nodes' pools together may need more connections than PostgreSQL allows (its
+     * default 100 is exceeded by three nodes): a node then waits for a connection and answers 503.
+     */
+    private static void warnIfTooFewConnections(List<String> jvm, int count) {
+        String url = property(jvm, "locks.db.url").or(() -> setting("locks.db.url")).orElse(null);
+        if (url == null) {
+            return;
+        }
+        try (java.sql.Connection c =
+                        java.sql.DriverManager.getConnection(
+                                url,
+                                property(jvm, "locks.db.user")
+                                        .or(() -> setting("locks.db.user"))
+                                        .orElse(null),
+                                property(jvm, "locks.db.password")
+                                        .or(() -> setting("locks.db.password"))
+                                        .orElse(null));
+                java.sql.ResultSet rs =
+                        c.createStatement()
+                                .executeQuery(
+                                        "select current_setting('max_connections')::int"
+                                                + " - current_setting('superuser_reserved_connections')::int")) {
+            rs.next();
+            connectionWarning(count, rs.getInt(1)).ifPresent(System.out::println);
+        } catch (java.sql.SQLException e) {
+            System.out.println(
+                    "WARNING: could not ask the database how many connections it allows: "
+                            + e.getMessage());
+        }
+    }
+
+    /** The warning for {@code nodes} pools against {@code allowed} connections, if one is due. */
+    static Optional<String> connectionWarning(int nodes, int allowed) {
+        int wanted = nodes * POOL_PER_NODE;
+        if (wanted <= allowed) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                "WARNING: "
+                        + nodes
+                        + " nodes may open "
+                        + wanted
+                        + " database connections ("
+                        + POOL_PER_NODE
+                        + " each), but PostgreSQL allows "
+                        + allowed
+                        + ": raise max_connections (or run fewer nodes), or a busy node"
+                        + " waits for a connection and answers 503.");
+    }
+
+    private static Optional<String> property(List<String> jvm, String key) {
+        String prefix = "-D" + key + "=";
+        return jvm.stream()
+                .filter(a -> a.startsWith(prefix))
+                .map(a -> a.substring(prefix.length()))
+                .reduce((a, b) -> b);
     }
 
     /**
