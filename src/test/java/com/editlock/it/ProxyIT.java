@@ -9,6 +9,7 @@ import com.editlock.it.browser.PageStream;
 import com.editlock.it.browser.Pages;
 import com.editlock.it.node.ApiClient;
 import com.editlock.it.node.Cluster;
+import com.editlock.it.node.Tls;
 import com.editlock.it.node.TwoNodes;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -27,16 +28,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.WindowType;
@@ -248,7 +245,7 @@ class ProxyIT {
         HttpClient h2 =
                 HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_2)
-                        .sslContext(trustingTheProxy())
+                        .sslContext(Tls.trusting(cluster.proxyCertificate()))
                         .connectTimeout(Duration.ofSeconds(5))
                         .build();
         HttpResponse<String> r =
@@ -589,21 +586,5 @@ class ProxyIT {
             }
             return n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
         }
-    }
-
-    /** TLS that trusts the proxy's self-signed certificate, and nothing else. */
-    private static SSLContext trustingTheProxy() throws Exception {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        try (InputStream pem = Files.newInputStream(cluster.proxyCertificate())) {
-            trust.setCertificateEntry(
-                    "proxy", CertificateFactory.getInstance("X.509").generateCertificate(pem));
-        }
-        TrustManagerFactory tmf =
-                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, tmf.getTrustManagers(), null);
-        return tls;
     }
 }

@@ -96,6 +96,7 @@ public final class Launcher {
         }
         warnIfTooFewConnections(jvm, count);
         List<Integer> nodePorts = new ArrayList<>();
+        List<java.util.concurrent.Callable<PayaraNode>> starts = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int nodePort = proxied ? freeLoopbackPort() : port + i;
             nodePorts.add(nodePort);
@@ -111,16 +112,20 @@ public final class Launcher {
             }
             System.out.println(
                     "Starting Payara Micro on port " + nodePort + " (server log: " + log + ") …");
-            PayaraNode node =
-                    PayaraNode.startServing(
-                            Path.of(required("payara.microJar")),
-                            Path.of(required("editlock.war")),
-                            Path.of(required("editlock.serverConfig")),
-                            nodePort,
-                            nodeJvm,
-                            log,
-                            START_TIMEOUT);
-            nodes.add(node);
+            starts.add(
+                    () ->
+                            PayaraNode.startServing(
+                                    Path.of(required("payara.microJar")),
+                                    Path.of(required("editlock.war")),
+                                    Path.of(required("editlock.serverConfig")),
+                                    nodePort,
+                                    nodeJvm,
+                                    log,
+                                    START_TIMEOUT));
+        }
+        startAll(starts);
+        for (int i = 0; i < count; i++) {
+            PayaraNode node = nodes.get(i);
             System.out.println(
                     proxied
                             ? "node "
@@ -189,6 +194,42 @@ public final class Launcher {
         }
         System.out.println("Press Ctrl-C to stop.");
         return proxied ? proxy.waitFor() : nodes.get(0).waitFor();
+    }
+
+    /**
+     * Starts the nodes at once (Flyway's own lock lets one node migrate while the others wait) and
+     * keeps them in order; when one cannot start, the others are stopped too.
+     */
+    private void startAll(List<java.util.concurrent.Callable<PayaraNode>> starts) throws Exception {
+        var pool =
+                java.util.concurrent.Executors.newFixedThreadPool(
+                        starts.size(),
+                        Thread.ofPlatform().daemon().name("node-start-", 1).factory());
+        try {
+            List<java.util.concurrent.Future<PayaraNode>> started = new ArrayList<>();
+            for (var start : starts) {
+                started.add(pool.submit(start));
+            }
+            Exception failed = null;
+            for (var f : started) {
+                try {
+                    nodes.add(f.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    failed =
+                            failed == null && e.getCause() instanceof Exception cause
+                                    ? cause
+                                    : failed;
+                    if (failed == null) {
+                        failed = e;
+                    }
+                }
+            }
+            if (failed != null) {
+                throw failed; // the shutdown hook stops the nodes that did start
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** Connections each node's pool may open (Database: maxPoolSize). */

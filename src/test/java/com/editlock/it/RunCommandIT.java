@@ -1,0 +1,191 @@
+package com.editlock.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.editlock.it.node.ApiClient;
+import com.editlock.it.node.Tls;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The run command's two-node start as a user makes it ({@code LOCKS_NODES=2 mvn -Prun} runs this
+ * launcher with the same properties): its own embedded database, its own certificate, HAProxy in
+ * front. What the proxy does in detail is {@code ProxyIT}'s; this checks what the run command
+ * wires: one address, the https port with HTTP/2 and the certificate it made, the nodes believing
+ * its proxy's {@code X-Forwarded-For}, and that Ctrl-C leaves nothing running.
+ */
+class RunCommandIT {
+
+    @Test
+    void twoNodesFromTheRunCommandAnswerAtOneAddressBehindItsProxy() throws Exception {
+        Path data = Files.createTempDirectory("editlock-run-");
+        int http = freePort();
+        int https = freePort();
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-Dpayara.microJar=" + System.getProperty("payara.microJar"),
+                                "-Deditlock.war=" + System.getProperty("editlock.war"),
+                                "-Deditlock.serverConfig="
+                                        + System.getProperty("editlock.serverConfig"),
+                                "-Deditlock.dataDir=" + data,
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                "com.editlock.launcher.Launcher"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("LOCKS_"));
+        env.put("LOCKS_NODES", "2");
+        env.put("LOCKS_HTTP_PORT", Integer.toString(http));
+        env.put("LOCKS_HTTPS_PORT", Integer.toString(https));
+        Process run = pb.start();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        List<String> all = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> read(run.getInputStream(), lines, all), "run-output");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            awaitLine(lines, "ready: ", Duration.ofMinutes(5), all);
+            assertThat(all).contains("ready: http://localhost:" + http + "/");
+            String httpsLine = awaitLine(lines, "https: ", Duration.ofSeconds(5), all);
+            assertThat(httpsLine).startsWith("https: https://localhost:" + https + "/ (HTTP/2");
+            List<String> nodes = all.stream().filter(l -> l.startsWith("node ")).toList();
+            assertThat(nodes).hasSize(2);
+
+            // HTTP/2 over TLS with the certificate the run command made and kept.
+            Path certificate = data.resolve("tls").resolve("editlock.pem");
+            HttpResponse<String> page =
+                    HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_2)
+                            .sslContext(Tls.trusting(certificate))
+                            .build()
+                            .send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create(
+                                                            "https://localhost:"
+                                                                    + https
+                                                                    + "/login.xhtml"))
+                                            .timeout(Duration.ofSeconds(10))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.version()).isEqualTo(HttpClient.Version.HTTP_2);
+
+            // The nodes know the client behind the proxy: a guesser from 127.0.0.2 waits, sara
+            // from 127.0.0.3 does not.
+            URI base = URI.create("http://localhost:" + http + "/");
+            List<Integer> guesses = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                guesses.add(
+                        new ApiClient(
+                                        base,
+                                        Duration.ofSeconds(10),
+                                        InetAddress.getByName("127.0.0.2"))
+                                .login("sara", "wrong-" + i)
+                                .status());
+            }
+            assertThat(guesses).containsExactly(401, 401, 401, 401, 401, 429);
+            long start = System.nanoTime();
+            assertThat(
+                            new ApiClient(
+                                            base,
+                                            Duration.ofSeconds(10),
+                                            InetAddress.getByName("127.0.0.3"))
+                                    .login("sara", "demo")
+                                    .status())
+                    .isEqualTo(200);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
+
+            // Each node's drain file is the one it was told.
+            Matcher drain = Pattern.compile("\\(drain it: touch (.+)\\)").matcher(nodes.get(1));
+            assertThat(drain.find()).as(nodes.get(1)).isTrue();
+            assertThat(Path.of(drain.group(1)).getParent()).isEqualTo(data.resolve("drain"));
+        } finally {
+            run.destroy(); // SIGTERM, as Ctrl-C: the proxy, the nodes, then the database stop
+            boolean stopped = run.waitFor(90, TimeUnit.SECONDS);
+            if (!stopped) {
+                run.destroyForcibly();
+            }
+            assertThat(stopped)
+                    .as("the run command stops on SIGTERM; its output: %s", all)
+                    .isTrue();
+        }
+        assertThat(portIsFree(http)).as("the proxy is gone").isTrue();
+        assertThat(portIsFree(https)).isTrue();
+        assertThat(
+                        ProcessHandle.allProcesses()
+                                .filter(
+                                        p ->
+                                                p.info()
+                                                        .commandLine()
+                                                        .orElse("")
+                                                        .contains(data.toString()))
+                                .toList())
+                .as("nothing the run command started is left running")
+                .isEmpty();
+    }
+
+    private static void read(InputStream in, BlockingQueue<String> lines, List<String> all) {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                all.add(line);
+                lines.add(line);
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+
+    private static String awaitLine(
+            BlockingQueue<String> lines, String prefix, Duration timeout, List<String> all)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String line =
+                    lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            assertThat(line)
+                    .as("a line starting %s; the output so far: %s", prefix, all)
+                    .isNotNull();
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static boolean portIsFree(int port) {
+        try (ServerSocket s = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
