@@ -75,8 +75,10 @@ class ProxyIT {
         sara.logout();
     }
 
-    @Test
-    void aHeaderTrickledALineEveryThreeSecondsIsCutWithinThirtySeconds() throws Exception {
+    /** What a client that trickles its header a line every 3 s got, and after how long. */
+    private record Trickle(boolean cut, long seconds, String answer, int localPort) {}
+
+    private static Trickle trickleHeader() throws IOException {
         URI proxy = cluster.proxyUri();
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(proxy.getHost(), proxy.getPort()), 5_000);
@@ -85,7 +87,7 @@ class ProxyIT {
             InputStream in = socket.getInputStream();
             long start = System.nanoTime();
             out.write(
-                    "GET /login.xhtml HTTP/1.1\r\nHost: localhost\r\n"
+                    "GET /login.xhtml?case=slow-header HTTP/1.1\r\nHost: localhost\r\n"
                             .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             boolean cut = false;
@@ -106,13 +108,11 @@ class ProxyIT {
                     }
                 }
             }
-            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-            System.out.printf(
-                    "A trickled header was cut after %d s: %s%n",
-                    seconds, answer.lines().findFirst().orElse("(closed)"));
-            assertThat(cut).as("the proxy cut the trickling header").isTrue();
-            assertThat(seconds).isLessThan(30);
-            assertThat(answer).as("never passed on as a request").doesNotContain("200");
+            return new Trickle(
+                    cut,
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start),
+                    answer,
+                    socket.getLocalPort());
         }
     }
 
@@ -126,19 +126,27 @@ class ProxyIT {
         assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
         String cookie = omar.cookieHeader();
         Map<String, String> layers = new java.util.LinkedHashMap<>();
-
-        // A body that trickles in: cut by the proxy within its 10 s, before any node sees it.
-        long start = System.nanoTime();
-        String slow =
-                rawExchange(
-                        "POST /api/locks?case=slow-body HTTP/1.1\r\nHost: localhost\r\nCookie: "
-                                + cookie
-                                + "\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"r\"",
-                        Duration.ofSeconds(30));
-        long slowSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-        assertThat(slow).startsWith("HTTP/1.1 408");
-        assertThat(slowSeconds).as("a trickling body is cut within 30 s").isLessThan(30);
-        layers.put("body trickled (" + slowSeconds + " s)", answeredBy("case=slow-body"));
+        // The two slow cases wait for the proxy's 10 s side by side.
+        var slowCases =
+                java.util.concurrent.Executors.newFixedThreadPool(
+                        2, Thread.ofPlatform().daemon().name("slow-case-", 1).factory());
+        var header = slowCases.submit(ProxyIT::trickleHeader);
+        var body =
+                slowCases.submit(
+                        () -> {
+                            long start = System.nanoTime();
+                            String answer =
+                                    rawExchange(
+                                            "POST /api/locks?case=slow-body HTTP/1.1\r\nHost: localhost\r\nCookie: "
+                                                    + cookie
+                                                    + "\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"r\"",
+                                            Duration.ofSeconds(30));
+                            return new Trickle(
+                                    true,
+                                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start),
+                                    answer,
+                                    0);
+                        });
 
         // A declared body above the nodes' limit: refused by the proxy unread.
         String declared =
@@ -202,15 +210,35 @@ class ProxyIT {
                 s.close();
             }
         }
+        Trickle trickled = header.get(60, TimeUnit.SECONDS);
+        System.out.printf(
+                "A header trickled a line every 3 s was cut after %d s: %s%n",
+                trickled.seconds(), trickled.answer().lines().findFirst().orElse("(closed)"));
+        assertThat(trickled.cut()).as("the proxy cut the trickling header").isTrue();
+        assertThat(trickled.seconds()).as("a trickling header is cut within 30 s").isLessThan(30);
+        assertThat(trickled.answer()).as("never passed on as a request").startsWith("HTTP/1.1 408");
+        layers.put(
+                "header trickled (" + trickled.seconds() + " s)",
+                // cut in its header, the request is logged without its line: found by its port
+                answeredBy("127.0.0.1:" + trickled.localPort() + " "));
+        Trickle stalled = body.get(60, TimeUnit.SECONDS);
+        slowCases.shutdown();
+        assertThat(stalled.answer()).startsWith("HTTP/1.1 408");
+        assertThat(stalled.seconds()).as("a stalled body is cut within 30 s").isLessThan(30);
+        layers.put("body stalled (" + stalled.seconds() + " s)", answeredBy("case=slow-body"));
         System.out.println("Transport abuse behind the proxy, answered by: " + layers);
         assertThat(layers)
                 .containsEntry("declared body above the limit", "proxy")
-                .containsEntry("chunked body above the limit", "node");
-        assertThat(layers.get("body trickled (" + slowSeconds + " s)")).isEqualTo("proxy");
+                .containsEntry("chunked body above the limit", "node")
+                .containsEntry("header trickled (" + trickled.seconds() + " s)", "proxy")
+                .containsEntry("body stalled (" + stalled.seconds() + " s)", "proxy");
         omar.logout();
     }
 
-    /** Who answered the request whose query holds {@code marker}, by the proxy's log. */
+    /**
+     * Who answered the request whose log line holds {@code marker} (its query, or its client's
+     * address and port), by the proxy's log.
+     */
     private static String answeredBy(String marker) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (true) {
