@@ -215,12 +215,8 @@ public final class Launcher {
                 try {
                     nodes.add(f.get());
                 } catch (java.util.concurrent.ExecutionException e) {
-                    failed =
-                            failed == null && e.getCause() instanceof Exception cause
-                                    ? cause
-                                    : failed;
                     if (failed == null) {
-                        failed = e;
+                        failed = e.getCause() instanceof Exception cause ? cause : e;
                     }
                 }
             }

@@ -107,8 +107,7 @@ public final class Proxy implements AutoCloseable {
                 .replace("@HTTPS_BIND@", host + ":" + plan.httpsPort())
                 .replace("@CERTIFICATE@", plan.certificate().toAbsolutePath().toString())
                 .replace("@MAX_BODY_BYTES@", Integer.toString(plan.maxBodyBytes()))
-                .replace("@SERVERS@\n", servers.toString())
-                .replace("@SERVERS@", servers.toString());
+                .replace("@SERVERS@\n", servers.toString());
     }
 
     /**
