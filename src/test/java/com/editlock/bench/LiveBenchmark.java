@@ -171,6 +171,7 @@ public final class LiveBenchmark {
                     length.toMinutes(),
                     keystrokes,
                     spurious);
+            require(spurious == 0, spurious + " locks ended while their tabs were open and active");
         } finally {
             Chromium.quit(browser);
         }

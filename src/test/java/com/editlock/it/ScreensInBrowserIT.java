@@ -118,7 +118,7 @@ public class ScreensInBrowserIT {
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
         login(omar, "omar");
         List<Long> millis = new ArrayList<>();
-        for (int trial = 0; trial < 10; trial++) {
+        for (int trial = 0; trial < Integer.getInteger("editlock.kill.trials", 5); trial++) {
             ChromeDriver doomed = trial == 0 ? sara : Chromium.start();
             try {
                 login(doomed, "sara");
@@ -396,7 +396,7 @@ public class ScreensInBrowserIT {
     @Test
     void fourActiveTabsKeepTheirLocksWhileTheyStayOpenWithOneHeartbeatForAll() {
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
-        Duration soak = Duration.ofSeconds(Long.getLong("editlock.soak.seconds", 60));
+        Duration soak = Duration.ofSeconds(Long.getLong("editlock.soak.seconds", 30));
         login(sara, "sara");
         List<String> pages =
                 List.of(
