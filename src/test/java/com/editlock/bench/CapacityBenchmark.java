@@ -378,7 +378,7 @@ public final class CapacityBenchmark {
                                     s.stream =
                                             PageStream.open(
                                                     all,
-                                                    s.browser.sessionId().orElse(null),
+                                                    s.browser.cookieHeader().orElseThrow(),
                                                     Duration.ofSeconds(10),
                                                     m -> {});
                                     require(s.stream.status() == 200, "a stream was refused");
@@ -491,7 +491,7 @@ public final class CapacityBenchmark {
                                         live.substring(0, live.indexOf("?tabs="))
                                                 + "?tabs="
                                                 + String.join(",", s.tabs)),
-                                s.browser.sessionId().orElse(null),
+                                s.browser.cookieHeader().orElseThrow(),
                                 Duration.ofSeconds(10),
                                 m -> {
                                     if (m.contains("\"lock\"")) {

@@ -398,7 +398,7 @@ public class HostileInputIT {
         omar.login("omar", "demo");
         for (String cookie :
                 java.util.Arrays.asList(
-                        omar.sessionId().orElseThrow(), null)) { // another user; nobody
+                        omar.cookieHeader().orElseThrow(), null)) { // another user; nobody
             try (PageStream stranger =
                     PageStream.open(mine, cookie, Duration.ofSeconds(5), m -> {})) {
                 assertThat(stranger.status()).isEqualTo(200);

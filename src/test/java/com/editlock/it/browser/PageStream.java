@@ -76,6 +76,10 @@ public final class PageStream implements AutoCloseable {
     public static PageStream open(
             URI address, String cookies, Duration timeout, Consumer<String> onMessage)
             throws IOException {
+        if (cookies != null && !cookies.contains("=")) { // a bare session id is no cookie at all
+            throw new IllegalArgumentException(
+                    "a Cookie header's value (name=value; …): " + cookies);
+        }
         Socket socket = new Socket();
         try {
             socket.connect(
