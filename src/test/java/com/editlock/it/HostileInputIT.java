@@ -396,9 +396,20 @@ public class HostileInputIT {
 
         Browser omar = new Browser(at);
         omar.login("omar", "demo");
-        for (String cookie :
-                java.util.Arrays.asList(
-                        omar.cookieHeader().orElseThrow(), null)) { // another user; nobody
+        omar.get("configurators.xhtml");
+        String omarsCookie = omar.cookieHeader().orElseThrow();
+        try (PageStream his =
+                PageStream.open(
+                        omar.liveAddress().orElseThrow(),
+                        omarsCookie,
+                        Duration.ofSeconds(5),
+                        m -> {})) {
+            await("the same cookie keeps Omar's own page's stream open: it is his session")
+                    .during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(2))
+                    .until(() -> !his.endedByServer());
+        }
+        for (String cookie : java.util.Arrays.asList(omarsCookie, null)) { // another user; nobody
             try (PageStream stranger =
                     PageStream.open(mine, cookie, Duration.ofSeconds(5), m -> {})) {
                 assertThat(stranger.status()).isEqualTo(200);
