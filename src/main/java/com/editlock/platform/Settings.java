@@ -39,6 +39,7 @@ public final class Settings {
     public static final String ROLE_RECHECK_SECONDS = "locks.role.recheck.seconds";
     public static final String TRUSTED_PROXIES = "locks.trusted.proxies";
     public static final String DRAIN_FILE = "locks.drain.file";
+    public static final String GRID = "locks.grid";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -63,6 +64,7 @@ public final class Settings {
     private final int roleRecheckSeconds;
     private final List<AddressRange> trustedProxies;
     private final Optional<String> drainFile;
+    private final boolean grid;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, 20, 5, 86_400);
@@ -88,6 +90,7 @@ public final class Settings {
         roleRecheckSeconds = r.integer(ROLE_RECHECK_SECONDS, 60, 1, 86_400);
         trustedProxies = r.ranges(TRUSTED_PROXIES);
         drainFile = r.text(DRAIN_FILE);
+        grid = r.bool(GRID, false);
         r.failIfAnyBad();
     }
 
@@ -114,6 +117,15 @@ public final class Settings {
     /** An HTTP session idle this long ends, and with it every lock it holds. */
     public int sessionTimeoutSeconds() {
         return sessionTimeoutSeconds;
+    }
+
+    /**
+     * Whether this node's HTTP sessions live in Payara's data grid ({@code LOCKS_GRID}; the node is
+     * started as a grid member, see {@code docs/operations.md}): then a node that stops ends no
+     * session, unless it is the grid's last member.
+     */
+    public boolean grid() {
+        return grid;
     }
 
     /** Whether demo users and configurators are installed at start-up. */

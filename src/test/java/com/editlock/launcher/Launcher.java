@@ -95,6 +95,19 @@ public final class Launcher {
                     "database: " + database.jdbcUrl() + " (user " + database.user() + ")");
         }
         warnIfTooFewConnections(jvm, count);
+        List<Integer> gridPorts = new ArrayList<>();
+        if (settings.grid()) {
+            // LOCKS_GRID=true: the nodes keep their HTTP sessions in one data grid, joined over
+            // TCP/IP on loopback (docs/operations.md, "Sessions in the data grid").
+            for (int i = 0; i < count; i++) {
+                gridPorts.add(freeLoopbackPort());
+            }
+            jvm.add(
+                    "-Dlocks.grid.members="
+                            + String.join(
+                                    ",", gridPorts.stream().map(p -> "127.0.0.1:" + p).toList()));
+            setting("locks.grid.name").ifPresent(n -> jvm.add("-Dlocks.grid.name=" + n));
+        }
         List<Integer> nodePorts = new ArrayList<>();
         List<java.util.concurrent.Callable<PayaraNode>> starts = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -105,6 +118,9 @@ public final class Launcher {
                             .resolveSibling(
                                     count == 1 ? "payara.log" : "payara-" + (i + 1) + ".log");
             List<String> nodeJvm = new ArrayList<>(jvm);
+            if (!gridPorts.isEmpty()) {
+                nodeJvm.add("-Dlocks.grid.port=" + gridPorts.get(i));
+            }
             if (proxied) {
                 Path drain = data.resolve("drain").resolve("node-" + (i + 1));
                 Files.createDirectories(drain.getParent());

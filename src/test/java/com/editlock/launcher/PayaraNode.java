@@ -11,9 +11,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** One Payara Micro process running the Editlock WAR on loopback, Hazelcast off. */
+/**
+ * One Payara Micro process running the Editlock WAR on loopback: Hazelcast off, or, when {@code
+ * jvm} names the grid's members ({@code -Dlocks.grid.members=127.0.0.1:6900,127.0.0.1:6901}), a
+ * member of the data grid that keeps the HTTP sessions (see {@link Grid}).
+ */
 public final class PayaraNode {
 
     private final Process process;
@@ -42,6 +47,10 @@ public final class PayaraNode {
         if (jvm.stream().noneMatch(o -> o.startsWith("-Dlocks.bind.address="))) {
             command.add("-Dlocks.bind.address=127.0.0.1");
         }
+        Optional<Grid> grid = Grid.of(jvm);
+        // The pre-boot commands switch the session store by it: memory, or the grid.
+        command.add("-D" + Grid.SWITCH + "=" + grid.isPresent());
+        grid.ifPresent(g -> command.addAll(g.jvmOptions()));
         command.addAll(jvm);
         command.addAll(
                 List.of(
@@ -52,8 +61,10 @@ public final class PayaraNode {
                         "--contextroot",
                         "/",
                         "--port",
-                        String.valueOf(port),
-                        "--nohazelcast",
+                        String.valueOf(port)));
+        command.addAll(grid.map(Grid::microOptions).orElse(List.of("--nohazelcast")));
+        command.addAll(
+                List.of(
                         "--logproperties",
                         serverConfig.resolve("logging.properties").toString(),
                         "--prebootcommandfile",

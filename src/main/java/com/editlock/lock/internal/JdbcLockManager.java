@@ -304,6 +304,22 @@ public class JdbcLockManager implements LockManager {
     }
 
     /**
+     * Releases every lock a session holds, whoever's, as each session's end would ({@code
+     * SESSION_ENDED}); API tokens keep theirs. For the last node of a data grid when it stops: its
+     * sessions end with it, and their {@link com.editlock.lock.LockRemover}s never run.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<LockKey> releaseEverySession() {
+        return keys(
+                LockRows.deleteAndAudit(
+                        dataSource,
+                        LockStatements.RELEASE_SESSIONS,
+                        LockEventType.SESSION_ENDED,
+                        null,
+                        null));
+    }
+
+    /**
      * One transaction, one connection: the aggregate's advisory lock first (a third acquirer waits
      * behind it, then finds the taker's row), then the others' rows on the key deleted and audited,
      * then the ordinary grant. Others' locks besides those on the key (a part of the whole, the

@@ -163,6 +163,14 @@ final class LockStatements {
     /** Parameter: owner id. */
     static final String RELEASE_ALL = deleteAndAudit("owner_id = ?");
 
+    /**
+     * Every lock held by a session (not by an API token): the last node of a grid stops. No
+     * parameters of its own.
+     */
+    static final String RELEASE_SESSIONS =
+            deleteAndAudit(
+                    "not exists (select 1 from api_token t where t.owner_id = app_lock.owner_id)");
+
     /** Parameter: key. */
     static final String FORCE_RELEASE = deleteAndAudit("resource_key = ?");
 

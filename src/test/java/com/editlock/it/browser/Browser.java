@@ -43,7 +43,7 @@ public final class Browser {
                 HttpClient.newBuilder()
                         // The node speaks HTTP/1.1 only on plain text (no h2c upgrade).
                         .version(HttpClient.Version.HTTP_1_1)
-                        .cookieHandler(cookies)
+                        .cookieHandler(new com.editlock.it.node.BrowserCookies(cookies))
                         .followRedirects(HttpClient.Redirect.NORMAL)
                         .connectTimeout(Duration.ofSeconds(5))
                         .build();

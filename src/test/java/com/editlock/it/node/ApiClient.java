@@ -54,7 +54,7 @@ public final class ApiClient {
         HttpClient.Builder b =
                 HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
-                        .cookieHandler(cookies)
+                        .cookieHandler(new com.editlock.it.node.BrowserCookies(cookies))
                         .connectTimeout(timeout);
         if (from != null) {
             b.localAddress(from);

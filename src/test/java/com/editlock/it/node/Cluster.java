@@ -48,6 +48,10 @@ public final class Cluster implements AutoCloseable {
 
     private final String name;
 
+    /** Each grid cluster's members' grid ports, by cluster name (set before its nodes start). */
+    private static final java.util.Map<String, List<Integer>> GRID_PORTS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     /** The WAR every node runs: the one built, or a test's copy of it. */
     private Path war = Path.of(System.getProperty("editlock.war"));
 
@@ -79,7 +83,27 @@ public final class Cluster implements AutoCloseable {
      */
     public static Cluster startBehindProxy(int count, String name, List<String> settings)
             throws Exception {
+        return startBehindProxy(count, name, settings, false);
+    }
+
+    /**
+     * The same; with {@code grid} the nodes keep their HTTP sessions in one data grid (Hazelcast
+     * over TCP/IP on loopback ports of their own, as the run command's {@code LOCKS_GRID=true}).
+     */
+    public static Cluster startBehindProxy(
+            int count, String name, List<String> settings, boolean grid) throws Exception {
         List<String> all = new ArrayList<>(List.of("-Dlocks.trusted.proxies=127.0.0.1,::1"));
+        if (grid) {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ports.add(freePort());
+            }
+            all.add(
+                    "-Dlocks.grid.members="
+                            + String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList()));
+            all.add("-Dlocks.grid.name=" + name + "-grid");
+            GRID_PORTS.put(name, List.copyOf(ports));
+        }
         all.addAll(settings);
         Cluster cluster = start(count, name, all, Path.of(System.getProperty("editlock.war")));
         try {
@@ -243,6 +267,10 @@ public final class Cluster implements AutoCloseable {
             Files.createDirectories(drainFile(n).getParent());
             List<String> nodeJvm = new ArrayList<>(jvm);
             nodeJvm.add("-Dlocks.drain.file=" + drainFile(n).toAbsolutePath());
+            List<Integer> grid = GRID_PORTS.get(name);
+            if (grid != null) {
+                nodeJvm.add("-Dlocks.grid.port=" + grid.get(n));
+            }
             PayaraNode node =
                     PayaraNode.startServing(
                             Path.of(System.getProperty("payara.microJar")),
@@ -299,6 +327,11 @@ public final class Cluster implements AutoCloseable {
             throw e;
         }
         return node;
+    }
+
+    /** Node {@code n}'s port in the data grid (a cluster started with the grid). */
+    public int gridPort(int n) {
+        return GRID_PORTS.get(name).get(n);
     }
 
     public URI uri(int n) {

@@ -1,0 +1,101 @@
+package com.editlock.launcher;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A node's place in Payara's data grid (Hazelcast), read from its settings: the members to join by
+ * TCP/IP ({@code locks.grid.members}, never multicast), this node's grid port ({@code
+ * locks.grid.port}), the address the grid listens on ({@code locks.grid.address}, loopback unless a
+ * private interface is named) and the grid's name ({@code locks.grid.name}: a member that names
+ * another grid is not joined). A bad value stops the start with a sentence naming the key.
+ */
+public record Grid(String members, int port, String address, String name) {
+
+    /** The system property the pre-boot commands and the application read: grid on or off. */
+    public static final String SWITCH = "locks.grid";
+
+    private static final Pattern MEMBER =
+            Pattern.compile("(?:[0-9]{1,3}\\.){3}[0-9]{1,3}:[0-9]{1,5}");
+    private static final Pattern ADDRESS = Pattern.compile("(?:[0-9]{1,3}\\.){3}[0-9]{1,3}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /** The grid {@code jvm} asks for, or empty when it names no members (grid off). */
+    public static Optional<Grid> of(List<String> jvm) {
+        Optional<String> members = property(jvm, "locks.grid.members").filter(m -> !m.isBlank());
+        if (members.isEmpty()) {
+            return Optional.empty();
+        }
+        String list = members.get().trim();
+        for (String member : list.split(",", -1)) {
+            if (!MEMBER.matcher(member.trim()).matches()) {
+                throw new Launcher.LaunchException(
+                        "LOCKS_GRID_MEMBERS (locks.grid.members) is '"
+                                + list
+                                + "': it must list the members' address:port, comma-separated,"
+                                + " such as 127.0.0.1:6900,127.0.0.1:6901.");
+            }
+        }
+        String rawPort = property(jvm, "locks.grid.port").orElse("").trim();
+        if (!rawPort.matches("[0-9]{4,5}") || Integer.parseInt(rawPort) > 65_535) {
+            throw new Launcher.LaunchException(
+                    "LOCKS_GRID_PORT (locks.grid.port) is '"
+                            + rawPort
+                            + "': a grid member needs a port of its own from 1024 to 65535.");
+        }
+        String address = property(jvm, "locks.grid.address").orElse("127.0.0.1").trim();
+        if (!ADDRESS.matcher(address).matches() || address.startsWith("0.")) {
+            throw new Launcher.LaunchException(
+                    "LOCKS_GRID_ADDRESS (locks.grid.address) is '"
+                            + address
+                            + "': it must be one IPv4 address of this machine (loopback or a"
+                            + " private interface), never 0.0.0.0.");
+        }
+        String name = property(jvm, "locks.grid.name").orElse("editlock").trim();
+        if (!NAME.matcher(name).matches()) {
+            throw new Launcher.LaunchException(
+                    "LOCKS_GRID_NAME (locks.grid.name) is '"
+                            + name
+                            + "': 1 to 64 letters, digits, dots, dashes or underscores.");
+        }
+        return Optional.of(new Grid(list, Integer.parseInt(rawPort), address, name));
+    }
+
+    /** Payara Micro's options for this member. */
+    List<String> microOptions() {
+        return List.of(
+                "--clustermode",
+                "tcpip:" + members,
+                "--interfaces",
+                address,
+                "--hzpublicaddress",
+                address,
+                "--startport",
+                String.valueOf(port),
+                "--clustername",
+                name);
+    }
+
+    /**
+     * The JVM's options: the grid's socket on its own address only (Hazelcast binds every interface
+     * otherwise, whatever the interfaces it was told to use), and no shutdown hook of Hazelcast's
+     * own: Payara leaves the grid after the application has stopped, so the application can still
+     * ask whether it is the last member (with the hook, a SIGTERM takes the grid down first).
+     */
+    List<String> jvmOptions() {
+        return List.of(
+                "-Dhazelcast.socket.bind.any=false", "-Dhazelcast.shutdownhook.enabled=false");
+    }
+
+    private static Optional<String> property(List<String> jvm, String key) {
+        String prefix = "-D" + key + "=";
+        Optional<String> found = Optional.empty();
+        for (String option : jvm) {
+            if (option.startsWith(prefix)) {
+                found = Optional.of(option.substring(prefix.length())); // a later -D wins
+            }
+        }
+        return found;
+    }
+}
