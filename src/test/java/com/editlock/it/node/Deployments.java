@@ -15,7 +15,7 @@ public final class Deployments {
         return ShrinkWrap.createFromZipFile(
                         WebArchive.class, new File(System.getProperty("editlock.war")))
                 .addClasses(testClasses)
-                .addClasses(Browser.class, TestSettings.class)
+                .addClasses(Browser.class, BrowserCookies.class, TestSettings.class)
                 // Arquillian's test runner servlet must be reachable without logging in.
                 .addAsLibrary(
                         ShrinkWrap.create(JavaArchive.class, "arquillian-runner-access.jar")
