@@ -13,8 +13,27 @@ import java.util.function.Function;
  * MicroProfile's mapping, an environment variable: {@code locks.lease.seconds} is also {@code
  * LOCKS_LEASE_SECONDS}. A bad value is an {@link InvalidSettingException} that names the key and
  * the accepted range.
+ *
+ * <p>A page's state may hold them (a view-scoped bean injects them) and travel to another node in
+ * the session (with {@code LOCKS_GRID=true}): what travels is only a {@link Here} marker, and the
+ * node that reads it gets its own settings back, never a copy of another node's.
  */
-public final class Settings {
+public final class Settings implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * What a serialized {@code Settings} is: "this node's settings", looked up where it is read.
+     */
+    private record Here() implements java.io.Serializable {
+        private Object readResolve() {
+            return jakarta.enterprise.inject.spi.CDI.current().select(Settings.class).get();
+        }
+    }
+
+    private Object writeReplace() {
+        return new Here();
+    }
 
     public static final String LEASE_SECONDS = "locks.lease.seconds";
     public static final String SWEEP_SECONDS = "locks.sweep.seconds";

@@ -24,7 +24,7 @@ public class ConfiguratorEditor extends LockedEditor<ConfiguratorDraft> {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject transient ConfiguratorService configurators;
+    @Inject ConfiguratorService configurators;
 
     private String id;
     private long version;

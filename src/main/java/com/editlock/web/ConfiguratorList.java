@@ -55,7 +55,7 @@ public class ConfiguratorList {
         }
     }
 
-    @Inject transient Viewpoint reader;
+    @Inject Viewpoint reader;
 
     @Inject ConfiguratorService configurators;
 

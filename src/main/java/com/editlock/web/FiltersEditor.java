@@ -23,7 +23,7 @@ public class FiltersEditor extends LockedEditor<FiltersDraft> {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject transient ConfiguratorService configurators;
+    @Inject ConfiguratorService configurators;
 
     private String id;
     private String itemName;

@@ -21,9 +21,9 @@ public class ListWatch implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject transient LivePages live;
+    @Inject LivePages live;
 
-    @Inject transient CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
     private final String viewToken = UUID.randomUUID().toString();
 

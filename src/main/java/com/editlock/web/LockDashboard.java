@@ -161,21 +161,21 @@ public class LockDashboard implements Serializable {
         }
     }
 
-    @Inject transient LockAdministration administration;
+    @Inject LockAdministration administration;
 
-    @Inject transient ConfiguratorService configurators;
+    @Inject ConfiguratorService configurators;
 
-    @Inject transient Presence presence;
+    @Inject Presence presence;
 
-    @Inject transient com.editlock.lock.Handovers handovers;
+    @Inject com.editlock.lock.Handovers handovers;
 
-    @Inject transient LivePages live;
+    @Inject LivePages live;
 
-    @Inject transient CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
-    @Inject transient Settings settings;
+    @Inject Settings settings;
 
-    @Inject transient Viewpoint reader;
+    @Inject Viewpoint reader;
 
     private final String viewToken = UUID.randomUUID().toString();
     private String user;

@@ -32,15 +32,15 @@ public class LockHistory implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final int PAGE_SIZE = 50;
 
-    @Inject transient LockAdministration administration;
+    @Inject LockAdministration administration;
 
-    @Inject transient Settings settings;
+    @Inject Settings settings;
 
-    @Inject transient Viewpoint reader;
+    @Inject Viewpoint reader;
 
-    @Inject transient com.editlock.configurator.ConfiguratorService configurators;
+    @Inject com.editlock.configurator.ConfiguratorService configurators;
 
-    @Inject transient com.editlock.security.UserDirectory directory;
+    @Inject com.editlock.security.UserDirectory directory;
 
     /**
      * One line of the history in words, in the reader's language and zone; the key and the token

@@ -57,16 +57,16 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         VIEW
     }
 
-    @Inject transient EditVisits visits;
+    @Inject EditVisits visits;
 
-    @Inject transient CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
-    @Inject transient Settings settings;
+    @Inject Settings settings;
 
-    @Inject transient Handovers handovers;
+    @Inject Handovers handovers;
 
     /** The reader's language and zone: every sentence and time on the page. */
-    @Inject protected transient Viewpoint reader;
+    @Inject protected Viewpoint reader;
 
     /** Asking the holder to hand over, and answering such requests. */
     private final HandoverPanel handover = new HandoverPanel();

@@ -22,9 +22,9 @@ public class TokenPage implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject transient ApiTokens tokens;
+    @Inject ApiTokens tokens;
 
-    @Inject transient CurrentOwner owner;
+    @Inject CurrentOwner owner;
 
     private String name;
     private int days = 90;
@@ -35,9 +35,9 @@ public class TokenPage implements Serializable {
 
     private transient List<ApiTokens.Token> rows;
 
-    @Inject transient Viewpoint reader;
+    @Inject Viewpoint reader;
 
-    @Inject transient com.editlock.security.UserDirectory directory;
+    @Inject com.editlock.security.UserDirectory directory;
 
     /** A person by the name people know them by (their login only on the admin's User column). */
     public String person(String login) {

@@ -19,7 +19,7 @@ public class VariablesEditor extends LockedEditor<VariablesDraft> {
 
     private static final long serialVersionUID = 1L;
 
-    @Inject transient ConfiguratorService configurators;
+    @Inject ConfiguratorService configurators;
 
     private String id;
     private String configuratorName;

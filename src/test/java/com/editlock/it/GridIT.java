@@ -1,7 +1,10 @@
 package com.editlock.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.browser.Chromium;
+import com.editlock.it.browser.Pages;
 import com.editlock.it.node.ApiClient;
 import com.editlock.it.node.Cluster;
 import jakarta.json.Json;
@@ -16,7 +19,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * Sessions in the data grid ({@code LOCKS_GRID=true}): two nodes behind HAProxy whose HTTP sessions
@@ -43,6 +50,69 @@ class GridIT {
     static void stop() {
         if (cluster != null) {
             cluster.close();
+        }
+    }
+
+    /** Every node serving: a test may have stopped some, and none may rely on another's order. */
+    @BeforeEach
+    void everyNodeUp() {
+        for (int n = 0; n < cluster.size(); n++) {
+            if (!cluster.node(n).isAlive()) {
+                cluster.startNode(n);
+            }
+        }
+    }
+
+    /**
+     * A rolling restart under an open edit page in a real browser: each node in turn is stopped
+     * (SIGTERM) and started again while Omar types. He is never asked to log in, his lock never
+     * ends, and his Save, after both restarts, stores what he typed under the grant he took.
+     */
+    @Test
+    void aRollingRestartGoesUnnoticedOnAnOpenEditPage() throws Exception {
+        Chromium.require();
+        String key = "configurator:1";
+        ChromeDriver omar = Chromium.start();
+        try {
+            login(omar, 0, "omar");
+            omar.get(cluster.userUri(0) + "configurator.xhtml?id=1");
+            assertThat(Pages.testId(omar, "lock-status")).isEqualTo("You are editing");
+            long granted = token(key);
+            WebElement name = omar.findElement(By.id("edit:name"));
+            name.clear();
+            name.sendKeys("Typed across a rolling restart");
+            for (int n = 0; n < cluster.size(); n++) {
+                cluster.node(n).stop();
+                cluster.startNode(n);
+                omar.findElement(By.id("edit:description")).sendKeys(" Node " + (n + 1) + ".");
+                assertThat(ends(key)).as("end rows after node %d restarted", n + 1).isEmpty();
+                assertThat(token(key)).as("the grant Omar took").isEqualTo(granted);
+            }
+            // Past the tab grace, on the nodes that carry his page now: still his.
+            await("the lock outlives the tab grace after the restarts")
+                    .during(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 3))
+                    .atMost(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 10))
+                    .until(() -> ends(key).isEmpty());
+            assertThat(Pages.testId(omar, "lock-status")).isEqualTo("You are editing");
+
+            omar.findElement(By.cssSelector("[data-testid=save]")).click();
+            ApiClient ada = cluster.api(1, Duration.ofSeconds(20));
+            assertThat(ada.login("ada", "demo").status()).isEqualTo(200);
+            await("Omar's save stored what he typed")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    ada.send("GET", "api/configurators/1", null)
+                                            .body()
+                                            .contains("Typed across a rolling restart"));
+            assertThat(ada.send("GET", "api/configurators/1", null).body())
+                    .contains(" Node 1. Node 2.");
+            assertThat(omar.findElements(By.id("login:username")))
+                    .as("never asked to log in")
+                    .isEmpty();
+            assertThat(ends(key)).as("no end but his own").isSubsetOf(List.of("RELEASED"));
+        } finally {
+            Chromium.quit(omar);
         }
     }
 
@@ -116,6 +186,19 @@ class GridIT {
                 assertThat(rs.getInt(1)).as("Omar's lock row").isZero();
             }
         }
+    }
+
+    /** Logs {@code user} in on node {@code n}, through the proxy. */
+    private static void login(ChromeDriver browser, int n, String user) {
+        cluster.openLogin(browser, n);
+        browser.findElement(By.id("login:username")).sendKeys(user);
+        browser.findElement(By.id("login:password")).sendKeys("demo");
+        browser.findElement(By.cssSelector("[data-testid=login]")).click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                !browser.findElements(By.cssSelector("[data-testid=logout]"))
+                                        .isEmpty());
     }
 
     /** The addresses listening on {@code port} on this machine (from {@code /proc/net/tcp}). */

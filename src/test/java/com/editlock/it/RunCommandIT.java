@@ -119,9 +119,28 @@ class RunCommandIT {
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
 
             // Each node's drain file is the one it was told.
-            Matcher drain = Pattern.compile("\\(drain it: touch (.+)\\)").matcher(nodes.get(1));
+            Matcher drain = Pattern.compile("drain it: touch (.+)\\)").matcher(nodes.get(1));
             assertThat(drain.find()).as(nodes.get(1)).isTrue();
             assertThat(Path.of(drain.group(1)).getParent()).isEqualTo(data.resolve("drain"));
+
+            // A node that dies is started again, as systemd would, and says so with its new pid.
+            Matcher pid = Pattern.compile("\\(pid ([0-9]+);").matcher(nodes.get(1));
+            assertThat(pid.find()).as(nodes.get(1)).isTrue();
+            ProcessHandle second = ProcessHandle.of(Long.parseLong(pid.group(1))).orElseThrow();
+            second.destroyForcibly(); // kill -9: a crash
+            String again =
+                    awaitLine(lines, "node 2: serving again (pid ", Duration.ofMinutes(3), all);
+            Matcher newPid = Pattern.compile("\\(pid ([0-9]+)\\)").matcher(again);
+            assertThat(newPid.find()).as(again).isTrue();
+            assertThat(Long.parseLong(newPid.group(1))).isNotEqualTo(second.pid());
+            assertThat(
+                            ProcessHandle.of(Long.parseLong(newPid.group(1)))
+                                    .map(ProcessHandle::isAlive))
+                    .as("the new node 2")
+                    .contains(true);
+            assertThat(all).anyMatch(l -> l.startsWith("node 2 (pid " + second.pid() + ") exited"));
+            ApiClient through = new ApiClient(base, Duration.ofSeconds(10));
+            assertThat(through.login("omar", "demo").status()).isEqualTo(200);
         } finally {
             run.destroy(); // SIGTERM, as Ctrl-C: the proxy, the nodes, then the database stop
             boolean stopped = run.waitFor(90, TimeUnit.SECONDS);

@@ -29,6 +29,7 @@ public final class Launcher {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final List<PayaraNode> nodes = new ArrayList<>();
+    private NodeKeeper keeper;
     private Proxy proxy;
     private EmbeddedDatabase database;
 
@@ -148,7 +149,9 @@ public final class Launcher {
                                     + (i + 1)
                                     + ": "
                                     + node.url()
-                                    + " (drain it: touch "
+                                    + " (pid "
+                                    + node.pid()
+                                    + "; drain it: touch "
                                     + data.resolve("drain").resolve("node-" + (i + 1))
                                     + ")"
                             : "ready: " + node.url());
@@ -208,8 +211,14 @@ public final class Launcher {
                                     ? " Use the https address."
                                     : " In production put it behind the proxy (LOCKS_PROXY=on)."));
         }
-        System.out.println("Press Ctrl-C to stop.");
-        return proxied ? proxy.waitFor() : nodes.get(0).waitFor();
+        // A node that exits (a rolling restart's SIGTERM, a crash) is started again, as systemd
+        // would.
+        keeper = new NodeKeeper(nodes, n -> starts.get(n).call(), System.out);
+        keeper.start();
+        System.out.println(
+                "Press Ctrl-C to stop. A node that exits is started again (signal one at a time"
+                        + " for a rolling restart).");
+        return proxied ? proxy.waitFor() : keeper.awaitStop();
     }
 
     /**
@@ -372,12 +381,17 @@ public final class Launcher {
     }
 
     private synchronized void stop() {
+        if (keeper != null) {
+            keeper.stop(); // first: nothing is started again from here on
+        }
         if (proxy != null) {
             proxy.close();
             proxy = null;
         }
-        nodes.forEach(PayaraNode::stop);
-        nodes.clear();
+        synchronized (nodes) {
+            nodes.forEach(PayaraNode::stop);
+            nodes.clear();
+        }
         if (database != null) {
             try {
                 database.close();

@@ -118,6 +118,9 @@ public final class PayaraNode {
             } catch (IOException | RuntimeException e) {
                 node.stop();
                 throw e;
+            } catch (InterruptedException e) {
+                node.kill(); // the run command stops while this start is under way
+                throw e;
             }
         }
     }
@@ -217,6 +220,11 @@ public final class PayaraNode {
                 .totalCpuDuration()
                 .orElseThrow(
                         () -> new IllegalStateException("This system does not report CPU time"));
+    }
+
+    /** The node's process id, as {@code kill} wants it. */
+    public long pid() {
+        return process.pid();
     }
 
     public boolean isAlive() {
