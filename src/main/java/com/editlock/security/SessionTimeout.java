@@ -1,5 +1,6 @@
 package com.editlock.security;
 
+import com.editlock.platform.DataGrid;
 import com.editlock.platform.Settings;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -19,6 +20,8 @@ import jakarta.servlet.http.HttpSessionEvent;
 import jakarta.servlet.http.HttpSessionListener;
 import java.io.IOException;
 import java.io.Serializable;
+import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
@@ -40,6 +43,13 @@ import java.util.logging.Logger;
  * all); this listener ends, every {@value #CHECK_SECONDS} s, the sessions whose user's last request
  * is older than the timeout. Ending a session releases its locks (its {@code LockRemover}) as a
  * logout does.
+ *
+ * <p>With the data grid ({@code LOCKS_GRID=true}) a session may have copies on several nodes, and
+ * the copy on a node its user has left no longer sees their requests. So every user request is also
+ * noted in the grid ({@link DataGrid.Activity}); a node whose copy looks idle asks the grid first
+ * (and catches up when the user went on elsewhere), claims the end there so that one node alone
+ * ends the session, and a node that finds a session ended elsewhere ends its own copy (its locks
+ * are gone already, so that end frees nothing twice).
  */
 @WebListener
 public class SessionTimeout implements HttpSessionListener, ServletContextListener {
@@ -56,6 +66,11 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
 
     @Inject Settings settings;
 
+    @Inject DataGrid grid;
+
+    /** The grid's view of each session's activity; null without the grid. */
+    private static volatile DataGrid.Activity shared;
+
     @Resource ManagedScheduledExecutorService scheduler;
 
     private ScheduledFuture<?> check;
@@ -68,10 +83,30 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
     static final class LastActive extends AtomicLong implements Serializable {
         private static final long serialVersionUID = 1L;
         final AtomicInteger inFlight = new AtomicInteger();
+
+        /**
+         * A copy read on another node starts with no request in flight there: the count of the node
+         * that wrote it is its own.
+         */
+        private Object readResolve() {
+            LastActive here = new LastActive();
+            here.set(get());
+            return here;
+        }
     }
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
+        if (settings.grid()) {
+            // Kept past the timeout, so that a node asking about an ended session hears so.
+            Duration keep = Duration.ofSeconds(2L * settings.sessionTimeoutSeconds() + 60);
+            shared = grid.activity(keep).orElse(null);
+            if (shared == null) {
+                LOG.warning(
+                        "locks.grid is on but the data grid cannot be asked: sessions that"
+                                + " moved between nodes are ended by the container's timeout");
+            }
+        }
         check =
                 scheduler.scheduleWithFixedDelay(
                         this::endIdleSessions, CHECK_SECONDS, CHECK_SECONDS, TimeUnit.SECONDS);
@@ -83,6 +118,7 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             check.cancel(false);
         }
         SESSIONS.clear();
+        shared = null;
     }
 
     @Override
@@ -98,6 +134,28 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
     @Override
     public void sessionDestroyed(HttpSessionEvent event) {
         SESSIONS.remove(event.getSession());
+        DataGrid.Activity grid = shared;
+        if (grid != null) {
+            try {
+                grid.ended(event.getSession().getId());
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "Could not note a session's end in the grid", e);
+            }
+        }
+    }
+
+    /** The session's user made a request at {@code now}: this node watches it from here on. */
+    private static void noted(HttpSession session, LastActive last, long now) {
+        last.accumulateAndGet(now, Math::max);
+        SESSIONS.add(session); // also a session this node loaded from the grid
+        DataGrid.Activity grid = shared;
+        if (grid != null) {
+            try {
+                grid.touched(session.getId(), now);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "Could not note a request in the grid", e);
+            }
+        }
     }
 
     /**
@@ -117,7 +175,8 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             try {
                 if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last
                         && last.get() < idleSince
-                        && last.inFlight.get() == 0) {
+                        && last.inFlight.get() == 0
+                        && idleEverywhere(session, last, idleSince)) {
                     session.invalidate(); // its LockRemover releases what it held
                 }
             } catch (IllegalStateException e) {
@@ -129,6 +188,27 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
                         e);
             }
         }
+    }
+
+    /**
+     * Whether this node may end a session its copy shows idle: always without the grid; with it,
+     * when no node saw a request of its user since {@code idleSince} and this node won the claim to
+     * end it, or when another node ended it already (this copy goes too).
+     */
+    private static boolean idleEverywhere(HttpSession session, LastActive last, long idleSince) {
+        DataGrid.Activity grid = shared;
+        if (grid == null) {
+            return true;
+        }
+        OptionalLong latest = grid.latest(session.getId());
+        if (latest.isPresent() && latest.getAsLong() == DataGrid.Activity.ENDED) {
+            return true;
+        }
+        if (latest.isPresent() && latest.getAsLong() >= idleSince) {
+            last.accumulateAndGet(latest.getAsLong(), Math::max); // its user went on elsewhere
+            return false;
+        }
+        return grid.claimEnd(session.getId(), latest);
     }
 
     /**
@@ -151,11 +231,12 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             // A page or form is its user's activity from its start. An Ajax request may be a page's
             // background look:
             // it counts when it ends, unless it said it was one.
-            LastActive before = activity(request);
+            HttpSession session = session(request);
+            LastActive before = activity(session);
             if (before != null) {
                 before.inFlight.incrementAndGet();
                 if (!"partial/ajax".equals(request.getHeader("Faces-Request"))) {
-                    before.set(System.currentTimeMillis());
+                    noted(session, before, System.currentTimeMillis());
                 }
             }
             try {
@@ -164,10 +245,11 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
                 if (before != null) {
                     before.inFlight.decrementAndGet();
                 }
-                LastActive after =
-                        request.getAttribute(BACKGROUND) == null ? activity(request) : null;
+                HttpSession now =
+                        request.getAttribute(BACKGROUND) == null ? session(request) : null;
+                LastActive after = activity(now);
                 if (after != null) { // (a login's new session too)
-                    after.set(System.currentTimeMillis());
+                    noted(now, after, System.currentTimeMillis());
                 }
             }
         }
@@ -176,9 +258,16 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             return request.getRequestURI().equals(request.getContextPath() + "/live");
         }
 
-        private static LastActive activity(HttpServletRequest request) {
+        private static HttpSession session(HttpServletRequest request) {
             try {
-                HttpSession session = request.getSession(false);
+                return request.getSession(false);
+            } catch (IllegalStateException e) {
+                return null;
+            }
+        }
+
+        private static LastActive activity(HttpSession session) {
+            try {
                 return session != null
                                 && session.getAttribute(LAST_ACTIVE) instanceof LastActive last
                         ? last

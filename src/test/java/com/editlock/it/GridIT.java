@@ -116,6 +116,55 @@ class GridIT {
         }
     }
 
+    /**
+     * A node killed outright (SIGKILL: no shutdown, no goodbye) under an open edit page: the page's
+     * live stream reconnects through the proxy to the other node, its heartbeats go on there, and
+     * Sara's lock and session outlive the kill and the tab grace; her Save stores what she typed.
+     */
+    @Test
+    void aKilledNodeGoesUnnoticedOnAnOpenEditPage() throws Exception {
+        Chromium.require();
+        String key = "configurator:2";
+        ChromeDriver sara = Chromium.start();
+        try {
+            login(sara, 0, "sara");
+            sara.get(cluster.userUri(0) + "configurator.xhtml?id=2");
+            assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+            long granted = token(key);
+            WebElement name = sara.findElement(By.id("edit:name"));
+            name.clear();
+            name.sendKeys("Typed across a killed node");
+
+            cluster.node(0).kill();
+            sara.findElement(By.id("edit:description")).sendKeys(" After the kill.");
+            await("the lock outlives the kill past the tab grace")
+                    .during(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 5))
+                    .atMost(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 15))
+                    .until(() -> ends(key).isEmpty());
+            assertThat(token(key)).as("the grant Sara took").isEqualTo(granted);
+            assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+
+            sara.findElement(By.cssSelector("[data-testid=save]")).click();
+            ApiClient ada = cluster.api(1, Duration.ofSeconds(20));
+            assertThat(ada.login("ada", "demo").status()).isEqualTo(200);
+            await("Sara's save stored what she typed")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    ada.send("GET", "api/configurators/2", null)
+                                            .body()
+                                            .contains("Typed across a killed node"));
+            assertThat(ada.send("GET", "api/configurators/2", null).body())
+                    .contains(" After the kill.");
+            assertThat(sara.findElements(By.id("login:username")))
+                    .as("never asked to log in")
+                    .isEmpty();
+            assertThat(ends(key)).as("no end but her own").isSubsetOf(List.of("RELEASED"));
+        } finally {
+            Chromium.quit(sara);
+        }
+    }
+
     @Test
     void aNodeThatStopsEndsNoSessionAndOnlyTheLastMemberFreesTheirLocks() throws Exception {
         String saras = keys.get(0); // configurator:N
@@ -227,26 +276,6 @@ class GridIT {
         return (v & 0xff) + "." + ((v >> 8) & 0xff) + "." + ((v >> 16) & 0xff) + "." + (v >> 24);
     }
 
-    /** The history's end rows of {@code key}, oldest first. */
-    private static List<String> ends(String key) throws Exception {
-        List<String> types = new ArrayList<>();
-        try (Connection c = cluster.connect();
-                PreparedStatement ps =
-                        c.prepareStatement(
-                                "select event_type from lock_event where resource_key = ? and"
-                                        + " event_type in ('RELEASED', 'VIEW_CLOSED',"
-                                        + " 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED',"
-                                        + " 'TAKEN_OVER', 'HANDED_OVER') order by id")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    types.add(rs.getString(1));
-                }
-            }
-        }
-        return types;
-    }
-
     /** The fencing token of the live lock on {@code key}. */
     private static long token(String key) throws Exception {
         try (Connection c = cluster.connect();
@@ -263,5 +292,9 @@ class GridIT {
 
     private static JsonObject json(String body) {
         return Json.createReader(new StringReader(body)).readObject();
+    }
+
+    private static List<String> ends(String key) throws Exception {
+        return cluster.ends(key);
     }
 }

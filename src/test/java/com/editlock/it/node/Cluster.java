@@ -361,6 +361,26 @@ public final class Cluster implements AutoCloseable {
         database = EmbeddedDatabase.restartable(dataDirectory.resolve("pg"), databasePort);
     }
 
+    /** The history's end rows of {@code key} (how each of its locks ended), oldest first. */
+    public List<String> ends(String key) throws SQLException {
+        List<String> types = new ArrayList<>();
+        try (Connection c = connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select event_type from lock_event where resource_key = ? and"
+                                        + " event_type in ('RELEASED', 'VIEW_CLOSED',"
+                                        + " 'SESSION_ENDED', 'EXPIRED', 'FORCE_RELEASED',"
+                                        + " 'TAKEN_OVER', 'HANDED_OVER') order by id")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    types.add(rs.getString(1));
+                }
+            }
+        }
+        return types;
+    }
+
     /**
      * Adds {@code count} configurators of two items each and returns their resource keys: per
      * configurator the whole one, its variables and its two items' filters.
