@@ -13,6 +13,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpSession;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,8 +53,19 @@ public class LivePages {
     private static final Logger LOG = Logger.getLogger(LivePages.class.getName());
 
     /** What one open page shows. {@code aggregate == null}: a list, which looks at everything. */
-    record Page(
-            String viewToken, String ownerId, String sessionId, LockKey key, LockKey aggregate) {}
+    record Page(String viewToken, String ownerId, String sessionId, LockKey key, LockKey aggregate)
+            implements java.io.Serializable {}
+
+    /**
+     * With the data grid: the session's open pages, kept in the session too, so that a node the
+     * session moves to (a restart, a crash of the node that rendered them) can carry their streams.
+     * Without it that node answered the tabs {@code unknown}, their pages stopped beating, and the
+     * session timed out under an editor who was typing (seen in {@code GridIT}).
+     */
+    static final String SESSION_PAGES = LivePages.class.getName() + ".pages";
+
+    /** How many pages a session keeps for another node (Faces keeps 64 views per session). */
+    static final int SESSION_PAGES_KEPT = 64;
 
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private TabSockets tabs;
@@ -100,9 +113,44 @@ public class LivePages {
 
     /** A page opened in tab {@code viewToken} of the current request's session. */
     public void open(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
-        pages.put(
-                viewToken,
-                new Page(viewToken, ownerId, request.getSession().getId(), key, aggregate));
+        HttpSession session = request.getSession();
+        Page page = new Page(viewToken, ownerId, session.getId(), key, aggregate);
+        pages.put(viewToken, page);
+        if (settings.grid()) {
+            keepInSession(session, page);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void keepInSession(HttpSession session, Page page) {
+        synchronized (session) { // two pages of one session opening at once
+            LinkedHashMap<String, Page> kept =
+                    session.getAttribute(SESSION_PAGES) instanceof LinkedHashMap<?, ?> m
+                            ? new LinkedHashMap<>((Map<String, Page>) m)
+                            : new LinkedHashMap<>();
+            kept.put(page.viewToken(), page);
+            while (kept.size() > SESSION_PAGES_KEPT) {
+                kept.remove(kept.keySet().iterator().next()); // the oldest
+            }
+            session.setAttribute(SESSION_PAGES, kept); // a new value: written to the grid
+        }
+    }
+
+    /** A page of this request's session that another node rendered, if the session kept it. */
+    private Page fromSession(String viewToken, String sessionId) {
+        try {
+            HttpSession session = request.getSession(false);
+            if (session != null
+                    && session.getId().equals(sessionId)
+                    && session.getAttribute(SESSION_PAGES) instanceof Map<?, ?> kept
+                    && kept.get(viewToken) instanceof Page page
+                    && page.sessionId().equals(sessionId)) {
+                return page;
+            }
+        } catch (IllegalStateException e) {
+            // the session ended meanwhile
+        }
+        return null;
     }
 
     /**
@@ -136,6 +184,12 @@ public class LivePages {
                 .filter(
                         t -> {
                             Page page = pages.get(t);
+                            if (page == null && settings.grid()) {
+                                page = fromSession(t, sessionId); // rendered by another node
+                                if (page != null) {
+                                    pages.putIfAbsent(t, page);
+                                }
+                            }
                             return page != null && page.sessionId().equals(sessionId);
                         })
                 .toList();

@@ -34,9 +34,8 @@ public class DataGrid {
      * Each session's last request by its user, as the whole grid saw it. A node holds a copy of
      * every session it served; once the session's user goes on at another node, this node's copy no
      * longer sees their requests, and judging idleness by it would end a session in use elsewhere
-     * (seen in {@code GridSessionTimeoutIT} before this existed). So each user request is noted
-     * here too, and a node asks here before it ends a session, and claims the end so that one node
-     * alone ends it.
+     * (seen in {@code GridIT} before this existed). So each user request is noted here too, and a
+     * node asks here before it ends a session, and claims the end so that one node alone ends it.
      */
     public interface Activity {
 

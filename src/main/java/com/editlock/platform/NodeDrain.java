@@ -15,7 +15,7 @@ import org.eclipse.microprofile.health.Readiness;
  * within 2 s) and takes it back by deleting it. The check also reports how many requests the
  * application has served on this node ({@code requestsServed}; the health checks themselves are not
  * counted), which is how a test, or an operator watching a drain, sees that nothing arrives any
- * more.
+ * more. A node whose process is stopping says {@code DOWN} too ({@link NodeStop}).
  */
 @Readiness
 @ApplicationScoped
@@ -34,6 +34,9 @@ public class NodeDrain implements HealthCheck {
     public HealthCheckResponse call() {
         var response =
                 HealthCheckResponse.named("node-drain").withData("requestsServed", SERVED.get());
+        if (NodeStop.stopping()) {
+            return response.down().withData("stopping", true).build();
+        }
         var file = settings.drainFile();
         if (file.isPresent() && Files.exists(Path.of(file.get()))) {
             return response.down().withData("draining", file.get()).build();

@@ -152,6 +152,13 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         if (grid != null) {
             try {
                 grid.touched(session.getId(), now);
+                // Marks the session changed, so the grid's copy is written back with this
+                // request's access time: a node that loads a copy last written longer ago than the
+                // timeout ends it at once (seen: a browser's session, alive by its heartbeats on
+                // one node, ended by the node it moved to at a restart).
+                session.setAttribute(LAST_ACTIVE, last);
+            } catch (IllegalStateException e) {
+                // the request ended its session (a logout)
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "Could not note a request in the grid", e);
             }

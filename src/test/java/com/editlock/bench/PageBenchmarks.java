@@ -165,7 +165,7 @@ public final class PageBenchmarks {
     }
 
     /** Latencies and failures of one variant at one level. */
-    private static final class Load {
+    static final class Load {
         final ConcurrentLinkedQueue<Long> micros = new ConcurrentLinkedQueue<>();
         final AtomicInteger failures = new AtomicInteger();
         long elapsedNanos;
@@ -186,7 +186,7 @@ public final class PageBenchmarks {
         }
     }
 
-    private static void drive(
+    static void drive(
             List<Browser> users,
             List<Long> ids,
             int level,

@@ -63,6 +63,9 @@ public record Grid(String members, int port, String address, String name) {
     }
 
     /** Payara Micro's options for this member. */
+    /** How long a stopping node serves on with readiness DOWN. */
+    static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(3);
+
     List<String> microOptions() {
         return List.of(
                 "--clustermode",
@@ -74,7 +77,12 @@ public record Grid(String members, int port, String address, String name) {
                 "--startport",
                 String.valueOf(port),
                 "--clustername",
-                name);
+                name,
+                // Serve on for this long after SIGTERM while readiness says DOWN (NodeStop), so
+                // that
+                // the proxy moves the node's users to another before it undeploys.
+                "--shutdowngrace",
+                Long.toString(SHUTDOWN_GRACE.toMillis()));
     }
 
     /**

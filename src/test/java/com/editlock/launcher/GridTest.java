@@ -30,7 +30,9 @@ class GridTest {
                         "--startport",
                         "6901",
                         "--clustername",
-                        "editlock");
+                        "editlock",
+                        "--shutdowngrace",
+                        "3000");
         assertThat(grid.jvmOptions())
                 .contains(
                         "-Dhazelcast.socket.bind.any=false",

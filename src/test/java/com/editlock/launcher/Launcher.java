@@ -182,7 +182,8 @@ public final class Launcher {
                                     httpsPort,
                                     certificate,
                                     settings.maxBodyBytes(),
-                                    nodePorts),
+                                    nodePorts,
+                                    settings.grid()),
                             log,
                             Duration.ofSeconds(30));
             System.out.println("ready: " + proxy.url());

@@ -53,7 +53,8 @@ public final class Proxy implements AutoCloseable {
             int httpsPort,
             Path certificate,
             int maxBodyBytes,
-            List<Integer> nodePorts) {}
+            List<Integer> nodePorts,
+            boolean sessionsShared) {}
 
     /** The HAProxy program, or a sentence saying how to install it. */
     public static Path binary() {
@@ -107,7 +108,13 @@ public final class Proxy implements AutoCloseable {
                 .replace("@HTTPS_BIND@", host + ":" + plan.httpsPort())
                 .replace("@CERTIFICATE@", plan.certificate().toAbsolutePath().toString())
                 .replace("@MAX_BODY_BYTES@", Integer.toString(plan.maxBodyBytes()))
-                .replace("@SERVERS@\n", servers.toString());
+                .replace("@SERVERS@\n", servers.toString())
+                .replace(
+                        "    option persist\n",
+                        plan.sessionsShared()
+                                ? "    # LOCKS_GRID=true: sessions live in the data grid, so a node going DOWN (stopping,"
+                                        + " draining)\n    # hands its users to another node.\n"
+                                : "    option persist\n");
     }
 
     /**

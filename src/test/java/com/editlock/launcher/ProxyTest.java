@@ -29,8 +29,12 @@ class ProxyTest {
                                 18443,
                                 certificate,
                                 262_144,
-                                List.of(41001, 41002)));
+                                List.of(41001, 41002),
+                                false));
         assertThat(config).doesNotContainPattern("@[A-Z_]+@");
+        assertThat(config)
+                .as("sessions in one node: its users stay with it while it drains")
+                .contains("    option persist\n");
         assertThat(config)
                 .contains(
                         "bind 127.0.0.1:18080 proto h1",
@@ -50,6 +54,32 @@ class ProxyTest {
         String out = new String(check.getInputStream().readAllBytes());
         assertThat(check.waitFor()).as(out).isZero();
         assertThat(out).doesNotContain("[WARNING]", "[ALERT]");
+    }
+
+    @Test
+    void withSessionsInTheGridANodeGoingDownHandsItsUsersOn() throws Exception {
+        Path dir = Files.createTempDirectory("editlock-proxy-grid-");
+        Path certificate = Proxy.selfSignedCertificate(dir.resolve("tls").resolve("proxy.pem"));
+        String config =
+                Proxy.render(
+                        Files.readString(TEMPLATE),
+                        new Proxy.Plan(
+                                "127.0.0.1",
+                                18080,
+                                18443,
+                                certificate,
+                                262_144,
+                                List.of(41001, 41002),
+                                true));
+        assertThat(config).doesNotContain("option persist").contains("option redispatch");
+        Path file = dir.resolve("haproxy.cfg");
+        Files.writeString(file, config);
+        Process check =
+                new ProcessBuilder(Proxy.binary().toString(), "-c", "-f", file.toString())
+                        .redirectErrorStream(true)
+                        .start();
+        String out = new String(check.getInputStream().readAllBytes());
+        assertThat(check.waitFor()).as(out).isZero();
     }
 
     @Test

@@ -121,7 +121,8 @@ public final class Cluster implements AutoCloseable {
                                     freePort(),
                                     certificate,
                                     262_144,
-                                    List.copyOf(cluster.ports)),
+                                    List.copyOf(cluster.ports),
+                                    grid),
                             cluster.log(0).resolveSibling(name + "-haproxy.log"),
                             Duration.ofSeconds(30));
             return cluster;
