@@ -71,7 +71,7 @@ class ProxyTest {
                                 262_144,
                                 List.of(41001, 41002),
                                 true));
-        assertThat(config).doesNotContain("option persist").contains("option redispatch");
+        assertThat(config).doesNotContain("    option persist\n").contains("option redispatch");
         Path file = dir.resolve("haproxy.cfg");
         Files.writeString(file, config);
         Process check =
