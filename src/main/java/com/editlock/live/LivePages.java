@@ -143,8 +143,7 @@ public class LivePages {
             if (session != null
                     && session.getId().equals(sessionId)
                     && session.getAttribute(SESSION_PAGES) instanceof Map<?, ?> kept
-                    && kept.get(viewToken) instanceof Page page
-                    && page.sessionId().equals(sessionId)) {
+                    && kept.get(viewToken) instanceof Page page) {
                 return page;
             }
         } catch (IllegalStateException e) {

@@ -238,13 +238,12 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             // A page or form is its user's activity from its start. An Ajax request may be a page's
             // background look:
             // it counts when it ends, unless it said it was one.
-            HttpSession session = session(request);
-            LastActive before = activity(session);
+            LastActive before = activity(session(request));
             if (before != null) {
                 before.inFlight.incrementAndGet();
                 if (!"partial/ajax".equals(request.getHeader("Faces-Request"))) {
-                    noted(session, before, System.currentTimeMillis());
-                }
+                    before.accumulateAndGet(System.currentTimeMillis(), Math::max);
+                } // (the grid hears of it as it ends: one note per request)
             }
             try {
                 chain.doFilter(request, response);

@@ -93,7 +93,7 @@ class GridIT {
         String key = "configurator:1";
         ChromeDriver omar = Chromium.start();
         try {
-            login(omar, 0, "omar");
+            cluster.logIn(omar, 0, "omar");
             omar.get(cluster.userUri(0) + "configurator.xhtml?id=1");
             assertThat(Pages.testId(omar, "lock-status")).isEqualTo("You are editing");
             long granted = token(key);
@@ -313,19 +313,6 @@ class GridIT {
                 assertThat(rs.getInt(1)).as("Omar's lock row").isZero();
             }
         }
-    }
-
-    /** Logs {@code user} in on node {@code n}, through the proxy. */
-    private static void login(ChromeDriver browser, int n, String user) {
-        cluster.openLogin(browser, n);
-        browser.findElement(By.id("login:username")).sendKeys(user);
-        browser.findElement(By.id("login:password")).sendKeys("demo");
-        browser.findElement(By.cssSelector("[data-testid=login]")).click();
-        await().atMost(Duration.ofSeconds(10))
-                .until(
-                        () ->
-                                !browser.findElements(By.cssSelector("[data-testid=logout]"))
-                                        .isEmpty());
     }
 
     /** The addresses listening on {@code port} on this machine (from {@code /proc/net/tcp}). */

@@ -157,7 +157,7 @@ class ReliabilityIT {
                                                 if (page != null) { // a page on the surviving node
                                                     // shows the record read-only,
                                                     // then free
-                                                    login(page, 1, "ada");
+                                                    cluster.logIn(page, 1, "ada");
                                                     page.get(
                                                             cluster.userUri(1)
                                                                     + "configurator.xhtml?id="
@@ -220,7 +220,7 @@ class ReliabilityIT {
         String configurator = sessionKeys.get(0).split(":")[1];
         try {
             if (editor != null) {
-                login(editor, 1, "omar");
+                cluster.logIn(editor, 1, "omar");
                 editor.get(cluster.userUri(1) + "configurator.xhtml?id=" + configurator);
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> editor.getPageSource().contains("You are editing"));
@@ -517,9 +517,9 @@ class ReliabilityIT {
         ChromeDriver sara = Chromium.start();
         ChromeDriver omar = Chromium.start();
         try {
-            login(sara, 0, "sara");
+            cluster.logIn(sara, 0, "sara");
             sara.get(cluster.userUri(0) + "configurator.xhtml?view=true&id=" + id);
-            login(omar, 1, "omar");
+            cluster.logIn(omar, 1, "omar");
             omar.get(cluster.userUri(1) + "configurator.xhtml?view=true&id=" + id);
             await("Omar's page on node 2 lists Sara, who looks from node 1")
                     .atMost(Duration.ofSeconds(3))
@@ -554,10 +554,10 @@ class ReliabilityIT {
         ChromeDriver sara = Chromium.start();
         ChromeDriver omar = Chromium.start();
         try {
-            login(sara, 0, "sara");
+            cluster.logIn(sara, 0, "sara");
             sara.get(cluster.userUri(0) + "configurator.xhtml?id=" + id);
             assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
-            login(omar, 1, "omar");
+            cluster.logIn(omar, 1, "omar");
             omar.get(cluster.userUri(1) + "configurator.xhtml?id=" + id);
             assertThat(Pages.testId(omar, "lock-status")).startsWith("Being edited by Sara");
 
@@ -613,18 +613,5 @@ class ReliabilityIT {
                 }
             }
         }
-    }
-
-    /** Logs {@code user} in on node {@code n}, through the proxy. */
-    private static void login(ChromeDriver browser, int n, String user) {
-        cluster.openLogin(browser, n);
-        browser.findElement(By.id("login:username")).sendKeys(user);
-        browser.findElement(By.id("login:password")).sendKeys("demo");
-        browser.findElement(By.cssSelector("[data-testid=login]")).click();
-        await().atMost(Duration.ofSeconds(10))
-                .until(
-                        () ->
-                                !browser.findElements(By.cssSelector("[data-testid=logout]"))
-                                        .isEmpty());
     }
 }

@@ -20,17 +20,7 @@ class ProxyTest {
         assertThat(Proxy.selfSignedCertificate(certificate))
                 .as("kept after the first start")
                 .isEqualTo(certificate);
-        String config =
-                Proxy.render(
-                        Files.readString(TEMPLATE),
-                        new Proxy.Plan(
-                                "127.0.0.1",
-                                18080,
-                                18443,
-                                certificate,
-                                262_144,
-                                List.of(41001, 41002),
-                                false));
+        String config = rendered(certificate, false);
         assertThat(config).doesNotContainPattern("@[A-Z_]+@");
         assertThat(config)
                 .as("sessions in one node: its users stay with it while it drains")
@@ -43,43 +33,42 @@ class ProxyTest {
                         "server node2 127.0.0.1:41002 check cookie node2",
                         "server last-resort-1 127.0.0.1:41001 backup",
                         "gt 262144");
-        Path file = dir.resolve("haproxy.cfg");
-        Files.writeString(file, config);
-        // CI installs HAProxy; a machine without it is told how by the run command.
-        Path haproxy = Proxy.binary();
-        Process check =
-                new ProcessBuilder(haproxy.toString(), "-c", "-f", file.toString())
-                        .redirectErrorStream(true)
-                        .start();
-        String out = new String(check.getInputStream().readAllBytes());
-        assertThat(check.waitFor()).as(out).isZero();
-        assertThat(out).doesNotContain("[WARNING]", "[ALERT]");
+        accepted(dir, config);
     }
 
     @Test
-    void withSessionsInTheGridANodeGoingDownHandsItsUsersOn() throws Exception {
-        Path dir = Files.createTempDirectory("editlock-proxy-grid-");
-        Path certificate = Proxy.selfSignedCertificate(dir.resolve("tls").resolve("proxy.pem"));
+    void withSessionsInTheGridANodeGoingDownHandsItsUsersOn(@TempDir Path dir) throws Exception {
         String config =
-                Proxy.render(
-                        Files.readString(TEMPLATE),
-                        new Proxy.Plan(
-                                "127.0.0.1",
-                                18080,
-                                18443,
-                                certificate,
-                                262_144,
-                                List.of(41001, 41002),
-                                true));
+                rendered(Proxy.selfSignedCertificate(dir.resolve("tls").resolve("test.pem")), true);
         assertThat(config).doesNotContain("    option persist\n").contains("option redispatch");
+        accepted(dir, config);
+    }
+
+    private static String rendered(Path certificate, boolean sessionsShared) throws Exception {
+        return Proxy.render(
+                Files.readString(TEMPLATE),
+                new Proxy.Plan(
+                        "127.0.0.1",
+                        18080,
+                        18443,
+                        certificate,
+                        262_144,
+                        List.of(41001, 41002),
+                        sessionsShared));
+    }
+
+    /** HAProxy checks {@code config} and finds nothing to warn about. */
+    private static void accepted(Path dir, String config) throws Exception {
         Path file = dir.resolve("haproxy.cfg");
         Files.writeString(file, config);
+        // CI installs HAProxy; a machine without it is told how by the run command.
         Process check =
                 new ProcessBuilder(Proxy.binary().toString(), "-c", "-f", file.toString())
                         .redirectErrorStream(true)
                         .start();
         String out = new String(check.getInputStream().readAllBytes());
         assertThat(check.waitFor()).as(out).isZero();
+        assertThat(out).doesNotContain("[WARNING]", "[ALERT]");
     }
 
     @Test

@@ -27,6 +27,11 @@ public final class Pages {
 
     public static void login(WebDriver browser, URL base, String user, String password) {
         browser.get(base + "login.xhtml");
+        submitLogin(browser, user, password);
+    }
+
+    /** Fills in the login page the browser shows and waits until the user is logged in. */
+    public static void submitLogin(WebDriver browser, String user, String password) {
         browser.findElement(By.id("login:username")).sendKeys(user);
         browser.findElement(By.id("login:password")).sendKeys(password);
         browser.findElement(By.cssSelector("[data-testid=login]")).click();

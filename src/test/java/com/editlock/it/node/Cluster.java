@@ -186,6 +186,12 @@ public final class Cluster implements AutoCloseable {
                         });
     }
 
+    /** Logs {@code user} in (demo password) on node {@code n}, through the proxy if any. */
+    public void logIn(org.openqa.selenium.WebDriver driver, int n, String user) {
+        openLogin(driver, n);
+        com.editlock.it.browser.Pages.submitLogin(driver, user, "demo");
+    }
+
     /** The address users are given behind the proxy (plain HTTP/1.1). */
     public URI proxyUri() {
         return proxy.url();
