@@ -122,6 +122,20 @@ public class DataGrid {
     }
 
     /**
+     * Whether every partition of the grid has its copies in place and none is moving (Hazelcast's
+     * cluster safety): a node that just joined holds no copy until then. False when the grid cannot
+     * be asked.
+     */
+    public boolean copiesPlaced() {
+        try {
+            return instance().map(grid -> grid.getPartitionService().isClusterSafe()).orElse(false);
+        } catch (RuntimeException e) {
+            LOG.fine(() -> "No data grid to ask: " + e);
+            return false;
+        }
+    }
+
+    /**
      * Whether this node is the grid's only member: nobody else holds a copy of its sessions, so
      * they end with it. False when the grid cannot be asked (off, or already gone): then nothing
      * can say that no other member serves the sessions on.

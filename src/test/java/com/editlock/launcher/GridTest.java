@@ -77,4 +77,27 @@ class GridTest {
                                                 "-Dlocks.grid.name=two words")))
                 .hasMessageContaining("LOCKS_GRID_NAME");
     }
+
+    @Test
+    void aNodeServesOnlyOnceTheGridHasPlacedItsCopiesWhateverElseItsHealthSays() {
+        String joining =
+                "{\"status\":\"DOWN\",\"checks\":[{\"name\":\"node-drain\",\"status\":\"UP\","
+                        + "\"data\":{\"requestsServed\":3}},{\"name\":\"data-grid\",\"status\":"
+                        + "\"DOWN\",\"data\":{\"members\":2,\"copiesPlaced\":false}}]}";
+        assertThat(PayaraNode.gridReady(joining)).isFalse();
+        assertThat(
+                        PayaraNode.gridReady(
+                                joining.replace(
+                                        "\"DOWN\",\"data\":{\"members",
+                                        "\"UP\",\"data\":{\"members")))
+                .isTrue();
+        String drained =
+                "{\"status\":\"DOWN\",\"checks\":[{\"data\":{\"grid\":\"off\"},"
+                        + "\"name\":\"data-grid\",\"status\":\"UP\"},{\"name\":\"node-drain\","
+                        + "\"status\":\"DOWN\",\"data\":{\"draining\":\"x\"}}]}";
+        assertThat(PayaraNode.gridReady(drained))
+                .as("a drain is the operator's, not this wait's")
+                .isTrue();
+        assertThat(PayaraNode.gridReady("<html>Not Found</html>")).isFalse();
+    }
 }

@@ -148,6 +148,10 @@ public final class PayaraNode {
                 HttpRequest.newBuilder(URI.create(url() + "login.xhtml"))
                         .timeout(Duration.ofSeconds(5))
                         .build();
+        HttpRequest ready =
+                HttpRequest.newBuilder(URI.create(url() + "health/ready"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -168,7 +172,9 @@ public final class PayaraNode {
                                 + failedBootCommands(written));
             }
             try {
-                if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200
+                        && gridReady(
+                                http.send(ready, HttpResponse.BodyHandlers.ofString()).body())) {
                     return;
                 }
             } catch (ConnectException | java.net.http.HttpTimeoutException e) {
@@ -183,6 +189,26 @@ public final class PayaraNode {
                         + log
                         + ":\n"
                         + tail());
+    }
+
+    /** A check's data in a {@code /health/ready} answer (flat: names and plain values). */
+    private static final java.util.regex.Pattern DATA =
+            java.util.regex.Pattern.compile("\"data\"\\s*:\\s*\\{[^{}]*\\}");
+
+    /** The data-grid check's object, once the checks' data are taken out. */
+    private static final java.util.regex.Pattern GRID_CHECK =
+            java.util.regex.Pattern.compile("\\{[^{}]*\"name\"\\s*:\\s*\"data-grid\"[^{}]*\\}");
+
+    /**
+     * Whether the application's data-grid check ({@code GridReadiness}) says UP in a {@code
+     * /health/ready} answer: a node that joins a grid serves only once the grid has placed its
+     * copies, so that the next node of a rolling restart is not signalled while this one holds
+     * none. Another check's DOWN (a drain file, the database) is not this wait's business.
+     */
+    static boolean gridReady(String health) {
+        java.util.regex.Matcher check =
+                GRID_CHECK.matcher(DATA.matcher(health).replaceAll("\"data\":0"));
+        return check.find() && check.group().matches("(?s).*\"status\"\\s*:\\s*\"UP\".*");
     }
 
     private String thisStartsLog() throws IOException {

@@ -103,11 +103,31 @@ public class NodeHeartbeats implements Heartbeats {
         renewer.start();
     }
 
+    /**
+     * Stops the rounds, after a last one: a beat this node answered before it stopped still renews
+     * its lease (with sessions in the data grid the user goes on at another node, and a beat
+     * answered {@code 204} and then dropped would let the lease lapse under a live page).
+     */
     @PreDestroy
     void stop() {
         running = false;
         if (renewer != null) {
+            // Not interrupted: a round under way finishes (an interrupted one would lose its
+            // beats).
+            try {
+                renewer.join(round().plusSeconds(5).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             renewer.interrupt();
+        }
+        if (threads == null || noted.isEmpty()) {
+            return; // outside the container the caller runs the rounds
+        }
+        try {
+            renewNoted();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "The last renewal round of this node failed", e);
         }
     }
 
