@@ -226,6 +226,19 @@ public final class ClusterTorture {
         this.plan = plan;
     }
 
+    /**
+     * When the clients stop at the latest (nanos): the plan's bound, or sooner by {@link #endIn}.
+     */
+    private final AtomicLong endAt = new AtomicLong(Long.MAX_VALUE);
+
+    /**
+     * Ends the run {@code within} from now (or at its own bound, if that comes first): for a run
+     * whose length a fault decides, such as a node's restart under load.
+     */
+    public void endIn(Duration within) {
+        endAt.accumulateAndGet(System.nanoTime() + within.toNanos(), Math::min);
+    }
+
     public Result run() throws Exception {
         long mark;
         try (Connection c = cluster.connect();
@@ -237,6 +250,7 @@ public final class ClusterTorture {
         long start = System.nanoTime();
         runStart = Instant.now();
         long deadline = start + plan.maxDuration().toNanos();
+        endAt.accumulateAndGet(deadline, Math::min);
         ExecutorService pool = Executors.newFixedThreadPool(plan.clients());
         try {
             List<Future<?>> running = new ArrayList<>();
@@ -718,12 +732,14 @@ public final class ClusterTorture {
     private static final class Tab {
         final String page;
         final String view;
-        final PageStream stream;
+        final java.net.URI live;
+        PageStream stream;
         Long token;
 
-        Tab(String page, String view, PageStream stream) {
+        Tab(String page, String view, java.net.URI live, PageStream stream) {
             this.page = page;
             this.view = view;
+            this.live = live;
             this.stream = stream;
         }
 
@@ -809,7 +825,8 @@ public final class ClusterTorture {
             } else {
                 login();
             }
-            while (System.nanoTime() < deadline && operations.get() < plan.operations()) {
+            while (System.nanoTime() < Math.min(deadline, endAt.get())
+                    && operations.get() < plan.operations()) {
                 if (screens) {
                     screenStep();
                 } else {
@@ -1464,6 +1481,10 @@ public final class ClusterTorture {
                 openTab();
                 return;
             }
+            if (tab.stream.endedByServer()) { // its node went away: the page's worker reconnects
+                reopenStream();
+                return;
+            }
             if (tab.token == null) { // looking only: look a little, then close
                 if (random.nextBoolean()) {
                     closeTab(random.nextBoolean());
@@ -1582,7 +1603,7 @@ public final class ClusterTorture {
                 recordOpen.run();
                 return;
             }
-            Tab opened = new Tab(page, view.group(1), connected);
+            Tab opened = new Tab(page, view.group(1), browser.liveAddress().get(), connected);
             if (html.contains("data-editing=\"true\"")) {
                 var mine = browser.peek("api/locks");
                 JsonObject lock =
@@ -1619,6 +1640,34 @@ public final class ClusterTorture {
             }
             recordOpen.run();
             tab = opened;
+        }
+
+        /**
+         * Opens the tab's stream again through the proxy, as the page's worker does when its stream
+         * ends (the node that carried it stopped): the tab carries on at another node.
+         */
+        private void reopenStream() {
+            try {
+                PageStream again =
+                        PageStream.open(
+                                tab.live,
+                                browser.cookieHeader().orElse(null),
+                                Duration.ofSeconds(10),
+                                m -> {});
+                if (again.status() != 200) {
+                    again.close();
+                    unexpected(
+                            "reopen the stream of " + tab.page,
+                            new ApiClient.Answer(again.status(), "", null, 0));
+                    return;
+                }
+                tab.stream = again;
+                count("stream reopened");
+            } catch (java.io.IOException e) {
+                unexpected(
+                        "reopen the stream of " + tab.page,
+                        new ApiClient.Answer(0, e.toString(), null, 0));
+            }
         }
 
         private void tabHeartbeat() {
