@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * TCP/IP ({@code locks.grid.members}, never multicast), this node's grid port ({@code
  * locks.grid.port}), the address the grid listens on ({@code locks.grid.address}, loopback unless a
  * private interface is named) and the grid's name ({@code locks.grid.name}: a member that names
- * another grid is not joined). A bad value stops the start with a sentence naming the key.
+ * another grid is not joined; off loopback it must be a secret, as Hazelcast's open edition lets in
+ * any client that knows it). A bad value stops the start with a sentence naming the key.
  */
 public record Grid(String members, int port, String address, String name) {
 
@@ -20,6 +21,9 @@ public record Grid(String members, int port, String address, String name) {
             Pattern.compile("(?:[0-9]{1,3}\\.){3}[0-9]{1,3}:[0-9]{1,5}");
     private static final Pattern ADDRESS = Pattern.compile("(?:[0-9]{1,3}\\.){3}[0-9]{1,3}");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /** The grid's name when none is set: fine on loopback, refused on a private interface. */
+    static final String DEFAULT_NAME = "editlock";
 
     /** The grid {@code jvm} asks for, or empty when it names no members (grid off). */
     public static Optional<Grid> of(List<String> jvm) {
@@ -52,20 +56,31 @@ public record Grid(String members, int port, String address, String name) {
                             + "': it must be one IPv4 address of this machine (loopback or a"
                             + " private interface), never 0.0.0.0.");
         }
-        String name = property(jvm, "locks.grid.name").orElse("editlock").trim();
+        String name = property(jvm, "locks.grid.name").orElse(DEFAULT_NAME).trim();
         if (!NAME.matcher(name).matches()) {
             throw new Launcher.LaunchException(
                     "LOCKS_GRID_NAME (locks.grid.name) is '"
                             + name
                             + "': 1 to 64 letters, digits, dots, dashes or underscores.");
         }
+        if (!address.startsWith("127.") && (name.equals(DEFAULT_NAME) || name.length() < 16)) {
+            throw new Launcher.LaunchException(
+                    "LOCKS_GRID_NAME (locks.grid.name) is '"
+                            + name
+                            + "' while the grid listens on "
+                            + address
+                            + ", off loopback: the name is the grid's only gate (a Hazelcast client"
+                            + " that knows it reads every session), so there it must be a secret of"
+                            + " this installation, at least 16 characters, the same on every node"
+                            + " (openssl rand -hex 16).");
+        }
         return Optional.of(new Grid(list, Integer.parseInt(rawPort), address, name));
     }
 
-    /** Payara Micro's options for this member. */
     /** How long a stopping node serves on with readiness DOWN. */
     static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(3);
 
+    /** Payara Micro's options for this member. */
     List<String> microOptions() {
         return List.of(
                 "--clustermode",

@@ -43,11 +43,16 @@ class GridTest {
                                                 MEMBERS,
                                                 "-Dlocks.grid.port=6900",
                                                 "-Dlocks.grid.name=first",
-                                                "-Dlocks.grid.name=second",
+                                                "-Dlocks.grid.name=second-6f1c2a9e4b7d",
                                                 "-Dlocks.grid.address=10.0.0.7"))
                                 .orElseThrow())
                 .as("a later -D wins")
-                .isEqualTo(new Grid("127.0.0.1:6900,127.0.0.1:6901", 6900, "10.0.0.7", "second"));
+                .isEqualTo(
+                        new Grid(
+                                "127.0.0.1:6900,127.0.0.1:6901",
+                                6900,
+                                "10.0.0.7",
+                                "second-6f1c2a9e4b7d"));
     }
 
     @Test
@@ -99,5 +104,24 @@ class GridTest {
                 .as("a drain is the operator's, not this wait's")
                 .isTrue();
         assertThat(PayaraNode.gridReady("<html>Not Found</html>")).isFalse();
+    }
+
+    @Test
+    void offLoopbackTheGridsNameMustBeASecretOfItsOwn() {
+        List<String> privateInterface =
+                List.of(MEMBERS, "-Dlocks.grid.port=6900", "-Dlocks.grid.address=10.0.0.7");
+        assertThatThrownBy(() -> Grid.of(privateInterface))
+                .as("the default name on a private interface")
+                .hasMessageContaining("LOCKS_GRID_NAME")
+                .hasMessageContaining("only gate");
+        List<String> shortName = new java.util.ArrayList<>(privateInterface);
+        shortName.add("-Dlocks.grid.name=insurer");
+        assertThatThrownBy(() -> Grid.of(shortName)).hasMessageContaining("at least 16");
+        List<String> secret = new java.util.ArrayList<>(privateInterface);
+        secret.add("-Dlocks.grid.name=3f9a0c2d7e41b8a6");
+        assertThat(Grid.of(secret)).isPresent();
+        assertThat(Grid.of(List.of(MEMBERS, "-Dlocks.grid.port=6900")))
+                .as("the default name is fine on loopback")
+                .isPresent();
     }
 }
