@@ -32,8 +32,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * their saves. Only the last member's stop ends the sessions, and with them their locks. The leases
  * are long (60 s) so that only a session's end, never a lapse, could free a lock here.
  *
- * <p>One test, in steps, because each step stands on the one before: the cluster is stopped node by
- * node.
+ * <p>The tests share one cluster: each first starts any node a test before it stopped, and the one
+ * that stops the last member runs last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GridIT {
