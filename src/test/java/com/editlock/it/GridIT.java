@@ -531,16 +531,8 @@ class GridIT {
 
     /** The fencing token of the live lock on {@code key}. */
     private static long token(String key) throws Exception {
-        try (Connection c = cluster.connect();
-                PreparedStatement ps =
-                        c.prepareStatement(
-                                "select fencing_token from app_lock where resource_key = ?")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).as("a live lock on %s", key).isTrue();
-                return rs.getLong(1);
-            }
-        }
+        return cluster.fencingToken(key)
+                .orElseThrow(() -> new AssertionError("no live lock on " + key));
     }
 
     private static JsonObject json(String body) {

@@ -115,20 +115,7 @@ class GridTortureIT {
         assertThat(lastEvent())
                 .as("the torture went on after node 1 came back")
                 .isGreaterThan(eventsAtBack);
-        List<String> failedInContainer = new java.util.ArrayList<>();
-        for (int n = 0; n < 2; n++) {
-            failedInContainer.addAll(Reliability.containerFailures(cluster.log(n), logsFrom[n]));
-        }
-        assertThat(failedInContainer)
-                .as("requests failing inside the container (node logs)")
-                .isEmpty();
-        assertThat(r.samples())
-                .as("every answer was one the API and the screens promise")
-                .isEmpty();
-        assertThat(r.violations()).isEmpty();
-        assertThat(r.report().rowsMatched())
-                .as("every row of the history matched to the call that made it")
-                .isEqualTo(r.report().events());
+        Reliability.requireClean(cluster, r, logsFrom);
         assertThat(r.counts())
                 .containsKeys("acquired", "saved", "screen editing", "screen heartbeat");
         assertThat(r.report().saves()).isPositive();
@@ -165,7 +152,7 @@ class GridTortureIT {
             assertThat(user.getValue().login(user.getKey(), "demo").status()).isEqualTo(200);
         }
         assertThat(sara.acquire(key, "WRITE").status()).isEqualTo(201);
-        long saraToken = token(key);
+        long saraToken = cluster.fencingToken(key).orElseThrow();
         String saras =
                 renamed(
                         sara.send("GET", "api/configurators/" + id, null).body(),
@@ -198,7 +185,7 @@ class GridTortureIT {
             taken = CompletableFuture.supplyAsync(() -> omar.acquire(key, "WRITE"));
             await("Omar's lock is in the database while node 1 is frozen")
                     .atMost(PAUSE.minusSeconds(2).minusNanos(System.nanoTime() - paused))
-                    .until(() -> liveToken(key).isPresent());
+                    .until(() -> cluster.fencingToken(key).isPresent());
             tookOver = System.nanoTime() - paused;
             beating =
                     java.util.concurrent.Executors.newSingleThreadScheduledExecutor()
@@ -207,7 +194,9 @@ class GridTortureIT {
                                     0,
                                     2,
                                     java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(liveToken(key).getAsLong()).as("Omar's grant").isGreaterThan(saraToken);
+            assertThat(cluster.fencingToken(key).getAsLong())
+                    .as("Omar's grant")
+                    .isGreaterThan(saraToken);
             assertThat(stale).as("Sara's save waits in the frozen node").isNotDone();
             Thread.sleep(
                     Math.max(
@@ -257,21 +246,6 @@ class GridTortureIT {
         cluster.node(0).awaitServing(Duration.ofMinutes(2));
     }
 
-    /** The fencing token of the live lock on {@code key}, if one is held. */
-    private static java.util.OptionalLong liveToken(String key) throws Exception {
-        try (Connection c = cluster.connect();
-                PreparedStatement ps =
-                        c.prepareStatement(
-                                "select fencing_token from app_lock where resource_key = ?")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next()
-                        ? java.util.OptionalLong.of(rs.getLong(1))
-                        : java.util.OptionalLong.empty();
-            }
-        }
-    }
-
     private static String renamed(String json, String name) {
         jakarta.json.JsonObject before =
                 jakarta.json.Json.createReader(new java.io.StringReader(json)).readObject();
@@ -286,11 +260,6 @@ class GridTortureIT {
                                 .waitFor())
                 .as("kill -%s %d", signal, pid)
                 .isZero();
-    }
-
-    /** The fencing token of the live lock on {@code key}. */
-    private static long token(String key) throws Exception {
-        return liveToken(key).orElseThrow(() -> new AssertionError("no live lock on " + key));
     }
 
     private static long lastEvent() throws Exception {

@@ -78,20 +78,7 @@ class ReliabilityIT {
         System.out.printf(
                 "Two-node torture: %,d operations in %d s %s; %s; worst release delays %s%n",
                 r.operations(), r.took().toSeconds(), r.counts(), r.report(), r.releaseDelays());
-        List<String> failedInContainer = new java.util.ArrayList<>();
-        for (int n = 0; n < 2; n++) {
-            failedInContainer.addAll(Reliability.containerFailures(cluster.log(n), logsFrom[n]));
-        }
-        assertThat(failedInContainer)
-                .as("requests failing inside the container (node logs)")
-                .isEmpty();
-        assertThat(r.samples())
-                .as("every answer was one the API and the screens promise")
-                .isEmpty();
-        assertThat(r.violations()).isEmpty();
-        assertThat(r.report().rowsMatched())
-                .as("every row of the history matched to the call that made it")
-                .isEqualTo(r.report().events());
+        Reliability.requireClean(cluster, r, logsFrom);
         assertThat(r.counts())
                 .containsKeys(
                         "acquired",

@@ -121,8 +121,8 @@ public class NodeHeartbeats implements Heartbeats {
             }
             renewer.interrupt();
         }
-        if (threads == null || noted.isEmpty()) {
-            return; // outside the container the caller runs the rounds
+        if (noted.isEmpty()) {
+            return;
         }
         try {
             renewNoted();

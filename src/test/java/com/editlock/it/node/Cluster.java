@@ -369,6 +369,21 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** The history's end rows of {@code key} (how each of its locks ended), oldest first. */
+    /** The fencing token of the live lock on {@code key}, if one is held. */
+    public java.util.OptionalLong fencingToken(String key) throws SQLException {
+        try (Connection c = connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select fencing_token from app_lock where resource_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? java.util.OptionalLong.of(rs.getLong(1))
+                        : java.util.OptionalLong.empty();
+            }
+        }
+    }
+
     public List<String> ends(String key) throws SQLException {
         List<String> types = new ArrayList<>();
         try (Connection c = connect();

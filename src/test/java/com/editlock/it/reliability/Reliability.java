@@ -627,6 +627,29 @@ public final class Reliability {
                             + "|IllegalStateException.*(omplet|ecycl|not in async|async.*(started|mode)|scope)");
 
     /**
+     * What every clean two-node torture run must show: no request failed inside the container (the
+     * node logs from {@code logsFrom}), every answer was one the API and the screens promise, no
+     * violation, and every row of the history matched to the call that made it.
+     */
+    public static void requireClean(Cluster cluster, ClusterTorture.Result r, long[] logsFrom)
+            throws java.io.IOException {
+        List<String> failedInContainer = new java.util.ArrayList<>();
+        for (int n = 0; n < logsFrom.length; n++) {
+            failedInContainer.addAll(containerFailures(cluster.log(n), logsFrom[n]));
+        }
+        org.assertj.core.api.Assertions.assertThat(failedInContainer)
+                .as("requests failing inside the container (node logs)")
+                .isEmpty();
+        org.assertj.core.api.Assertions.assertThat(r.samples())
+                .as("every answer was one the API and the screens promise")
+                .isEmpty();
+        org.assertj.core.api.Assertions.assertThat(r.violations()).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(r.report().rowsMatched())
+                .as("every row of the history matched to the call that made it")
+                .isEqualTo(r.report().events());
+    }
+
+    /**
      * The lines of {@code log} written after byte {@code from} that show a request failing inside
      * the container.
      */

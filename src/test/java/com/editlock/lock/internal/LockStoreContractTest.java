@@ -1000,6 +1000,19 @@ class LockStoreContractTest {
     }
 
     @Test
+    void aNodeThatStopsRenewsTheBeatsItAnsweredBeforeItGoes() {
+        NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(60));
+        Lock saras = write(whole, sara);
+        lapse(whole);
+        node.beat(sara.ownerId(), null); // answered 204; its round had not come yet
+        node.stop();
+        assertThat(node.waiting()).as("beats left unrenewed").isZero();
+        assertThat(verify(saras).fencingToken()).isEqualTo(saras.fencingToken());
+        assertThat(history(whole))
+                .containsExactly(LockEventType.ACQUIRED, LockEventType.RENEWED_AFTER_LAPSE);
+    }
+
+    @Test
     void aRoundRevivesALapsedRowOnlyWhileItIsThereAndAuditsIt() {
         NodeHeartbeats node = store.heartbeats(locks, Duration.ofSeconds(60));
         Lock saras = write(whole, sara);
