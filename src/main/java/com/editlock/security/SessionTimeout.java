@@ -17,13 +17,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionEvent;
+import jakarta.servlet.http.HttpSessionIdListener;
 import jakarta.servlet.http.HttpSessionListener;
 import java.io.IOException;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,7 +51,8 @@ import java.util.logging.Logger;
  * are gone already, so that end frees nothing twice).
  */
 @WebListener
-public class SessionTimeout implements HttpSessionListener, ServletContextListener {
+public class SessionTimeout
+        implements HttpSessionListener, HttpSessionIdListener, ServletContextListener {
 
     /** How often the sessions are looked at. */
     static final int CHECK_SECONDS = 5;
@@ -61,8 +61,8 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
     private static final String BACKGROUND = SessionTimeout.class.getName() + ".background";
     private static final Logger LOG = Logger.getLogger(SessionTimeout.class.getName());
 
-    /** Every open session of this node (the same object across a change of its id at login). */
-    private static final Set<HttpSession> SESSIONS = ConcurrentHashMap.newKeySet();
+    /** Every open session of this node, as the object its requests are served with now. */
+    private static final OpenSessions SESSIONS = new OpenSessions();
 
     @Inject Settings settings;
 
@@ -128,12 +128,17 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
         LastActive now = new LastActive();
         now.set(System.currentTimeMillis());
         session.setAttribute(LAST_ACTIVE, now);
-        SESSIONS.add(session);
+        SESSIONS.serving(session);
+    }
+
+    @Override
+    public void sessionIdChanged(HttpSessionEvent event, String oldSessionId) {
+        SESSIONS.renamed(event.getSession(), oldSessionId);
     }
 
     @Override
     public void sessionDestroyed(HttpSessionEvent event) {
-        SESSIONS.remove(event.getSession());
+        SESSIONS.ended(event.getSession());
         DataGrid.Activity grid = shared;
         if (grid != null) {
             try {
@@ -147,7 +152,7 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
     /** The session's user made a request at {@code now}: this node watches it from here on. */
     private static void noted(HttpSession session, LastActive last, long now) {
         last.accumulateAndGet(now, Math::max);
-        SESSIONS.add(session); // also a session this node loaded from the grid
+        SESSIONS.serving(session); // also a session this node loaded from the grid (again)
         DataGrid.Activity grid = shared;
         if (grid != null) {
             try {
@@ -178,7 +183,7 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
 
     private void endIdleSessions() {
         long idleSince = System.currentTimeMillis() - settings.sessionTimeoutSeconds() * 1000L;
-        for (HttpSession session : SESSIONS) {
+        for (HttpSession session : SESSIONS.current()) {
             try {
                 if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last
                         && last.get() < idleSince
@@ -187,7 +192,7 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
                     session.invalidate(); // its LockRemover releases what it held
                 }
             } catch (IllegalStateException e) {
-                SESSIONS.remove(session); // ended meanwhile
+                SESSIONS.ended(session); // ended meanwhile
             } catch (RuntimeException e) {
                 LOG.log(
                         Level.WARNING,
@@ -238,7 +243,11 @@ public class SessionTimeout implements HttpSessionListener, ServletContextListen
             // A page or form is its user's activity from its start. An Ajax request may be a page's
             // background look:
             // it counts when it ends, unless it said it was one.
-            LastActive before = activity(session(request));
+            HttpSession served = session(request);
+            if (served != null) {
+                SESSIONS.serving(served); // (a background look may bring a newer copy in)
+            }
+            LastActive before = activity(served);
             if (before != null) {
                 before.inFlight.incrementAndGet();
                 if (!"partial/ajax".equals(request.getHeader("Faces-Request"))) {

@@ -234,7 +234,13 @@ class GridIT {
         for (GridEditors.Editor e : editors) {
             e.type(more);
         }
-        assertThat(noEnds(editors)).as("no lock of theirs ended after%s", more).isTrue();
+        java.util.Map<String, List<String>> ended = new java.util.LinkedHashMap<>();
+        for (GridEditors.Editor e : editors) {
+            if (!ends(e.key()).isEmpty()) {
+                ended.put(e.toString(), cluster.history(e.key()));
+            }
+        }
+        assertThat(ended).as("no lock of theirs ended after%s", more).isEmpty();
         for (GridEditors.Editor e : editors) {
             e.stillEditing();
         }

@@ -404,6 +404,34 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
+     * Every row of the lock history for {@code key}, oldest first, as {@code time type user}: what
+     * a failed assertion prints so that the end it found can be traced in the nodes' logs.
+     */
+    public List<String> history(String key) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = connect();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "select occurred_at, event_type, user_login, fencing_token from"
+                                        + " lock_event where resource_key = ? order by id")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(
+                            rs.getTimestamp(1).toInstant()
+                                    + " "
+                                    + rs.getString(2)
+                                    + " "
+                                    + rs.getString(3)
+                                    + " #"
+                                    + rs.getLong(4));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
      * Adds {@code count} configurators of two items each and returns their resource keys: per
      * configurator the whole one, its variables and its two items' filters.
      */
