@@ -4,6 +4,7 @@ import com.editlock.lock.LockChange;
 import com.editlock.lock.LockEventType;
 import com.editlock.lock.LockKey;
 import com.editlock.lock.LockManager;
+import com.editlock.platform.NodeStop;
 import com.editlock.platform.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -72,6 +73,7 @@ public class LivePages {
     private TabReleases releases;
     private LiveStreams streams;
     private Thread writer;
+    private Thread handOff;
 
     @Inject LockManager locks;
 
@@ -98,14 +100,68 @@ public class LivePages {
         writer.setName("editlock-live-writer");
         writer.setDaemon(true);
         writer.start();
+        if (settings.grid()) {
+            handOff = threads.newThread(this::handOffAtStop);
+            handOff.setName("editlock-live-hand-off");
+            handOff.setDaemon(true);
+            handOff.start();
+        }
     }
 
+    /**
+     * With the data grid, a node that is signalled to stop hands its tabs to the other nodes before
+     * it undeploys, while its database connections still work (they are gone by the time the
+     * application's beans are destroyed). The proxy takes the node out within a second of the
+     * signal, and its pages' streams stay open; at the hand-off — the shutdown grace less the tab
+     * grace and half a second — the graces of the tabs lost so far run out as they would have (a
+     * tab its user closed is released, {@code VIEW_CLOSED}, before the undeploy, not a lease
+     * later), and every stream still open is ended without a grace: its page reconnects through the
+     * proxy to another node, which carries its tabs from the session. The run command sets the
+     * shutdown grace to the tab grace + 4 s, so a tab closed in the first 2 s after the signal (a
+     * lost client is noticed within 1.5 s) is released on time; one closed later keeps its lock
+     * until its lease ends, as a tab on a node that dies does.
+     */
+    private void handOffAtStop() {
+        try {
+            NodeStop.awaitSignal();
+            long signalled = System.nanoTime();
+            long handOffAt =
+                    NodeStop.shutdownGrace()
+                            .minusSeconds(settings.tabGraceSeconds())
+                            .minusMillis(500)
+                            .toNanos();
+            long wait = handOffAt - (System.nanoTime() - signalled);
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            releases.finishing(); // a tab lost from now on is not this node's to end
+            streams.stop(); // ends every stream without a grace: their pages reconnect elsewhere
+            LOG.info("Stopping: the open pages' streams are handed to the other nodes");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // an undeploy without a signal
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Stopping: the open pages could not be handed on", e);
+        }
+    }
+
+    /**
+     * The application stops: the graces under way end first (a tab grace at most; with the grid
+     * they have ended already, see {@link #handOffAtStop}), then the streams; a tab whose stream
+     * this cuts is not released here — its page reconnects, at another node when there is one.
+     */
     @PreDestroy
     void stop() {
+        if (handOff != null) {
+            handOff.interrupt();
+        }
+        try {
+            releases.finish(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         streams.stop();
         try {
             writer.join(5000);
-            releases.stop(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

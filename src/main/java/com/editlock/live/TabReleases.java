@@ -31,7 +31,6 @@ final class TabReleases implements TabSockets.Grace {
     TabReleases(ThreadFactory threads, long delayMillis, int size) {
         this.pool = new ScheduledThreadPoolExecutor(size, threads);
         this.pool.setRemoveOnCancelPolicy(true); // a tab that came back leaves no timer behind
-        this.pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.delayMillis = delayMillis;
     }
 
@@ -41,16 +40,34 @@ final class TabReleases implements TabSockets.Grace {
 
     @Override
     public Runnable schedule(Runnable task) {
-        ScheduledFuture<?> pending = pool.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-        return () -> pending.cancel(false);
+        try {
+            ScheduledFuture<?> pending = pool.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            return () -> pending.cancel(false);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return () -> {}; // stopping: a tab lost from now on is not this node's to end
+        }
+    }
+
+    /** Whether {@link #finish} has begun. */
+    boolean stopping() {
+        return pool.isShutdown();
     }
 
     /**
-     * Stops: pending graces are dropped (the node's stop releases what it holds, and a lease ends
-     * the rest); releases under way finish, for {@code waitMillis} at most.
+     * Stops, after the graces that were already running end as they would have: a tab its user
+     * closed in this node's last seconds is released when its grace is over (and not a lease later,
+     * as before: with the data grid a stopping node frees nothing of its sessions). A tab lost from
+     * now on — its stream cut by this stop, to reconnect at another node — is no longer this node's
+     * to end. Waits for {@code waitMillis} beyond the grace at most.
      */
-    void stop(long waitMillis) throws InterruptedException {
+    void finish(long waitMillis) throws InterruptedException {
+        finishing();
+        pool.awaitTermination(delayMillis + waitMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** {@link #finish} without the wait: no grace begins from now on, those running go on. */
+    void finishing() {
+        pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(true);
         pool.shutdown();
-        pool.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
     }
 }

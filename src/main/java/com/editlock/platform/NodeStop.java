@@ -25,11 +25,33 @@ public class NodeStop implements ServletContextListener {
 
     private static volatile boolean stopping;
 
+    /** Opens when the process is signalled. */
+    private static final java.util.concurrent.CountDownLatch SIGNALLED =
+            new java.util.concurrent.CountDownLatch(1);
+
     private Thread hook;
 
     /** Whether this node's process is stopping. */
     public static boolean stopping() {
         return stopping;
+    }
+
+    /** Waits until this node's process is signalled to stop. */
+    public static void awaitSignal() throws InterruptedException {
+        SIGNALLED.await();
+    }
+
+    /**
+     * How long Payara Micro serves on after the signal before it undeploys ({@code
+     * --shutdowngrace}); zero when none was set.
+     */
+    public static java.time.Duration shutdownGrace() {
+        try {
+            return java.time.Duration.ofMillis(
+                    Long.parseLong(System.getProperty("fish.payara.shutdowngrace", "0").trim()));
+        } catch (NumberFormatException e) {
+            return java.time.Duration.ZERO;
+        }
     }
 
     @Override
@@ -40,6 +62,7 @@ public class NodeStop implements ServletContextListener {
                         .unstarted(
                                 () -> {
                                     stopping = true;
+                                    SIGNALLED.countDown();
                                     LOG.info("Stopping: readiness DOWN for the proxy");
                                 });
         Runtime.getRuntime().addShutdownHook(hook);

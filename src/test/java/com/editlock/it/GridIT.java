@@ -312,7 +312,7 @@ class GridIT {
     }
 
     @Test
-    @Order(4) // last: it stops both nodes, which the next test would have to start again
+    @Order(5) // last: it stops both nodes, which the next test would have to start again
     void aNodeThatStopsEndsNoSessionAndOnlyTheLastMemberFreesTheirLocks() throws Exception {
         String saras = keys.get(0); // configurator:N
         String omars = keys.get(4);
@@ -438,8 +438,58 @@ class GridIT {
      * nodes on loopback with their addresses as its members, forms a grid of its own, and a
      * Hazelcast client naming another grid is refused; the nodes still count two members.
      */
+    /**
+     * A tab its user closes while its node stops is freed within the tab grace, as on a node that
+     * runs on — not a lease later. The order is forced: the node is signalled and says so ({@code
+     * /health/ready} names it stopping) before the tab's stream closes, so the tab's grace runs
+     * into the node's undeploy. The planted bug it was written against is the stop as it was: the
+     * undeploy dropped the graces under way, and with the grid a stopping node frees nothing of its
+     * sessions, so the lock waited for its lease (60 s here; seen in the restart torture).
+     */
     @Test
     @Order(3)
+    void aTabClosedWhileItsNodeStopsIsFreedWithinTheTabGrace() throws Exception {
+        long id =
+                Long.parseLong(
+                        cluster.addConfigurators(1).get(0).substring("configurator:".length()));
+        GridEditors.OnScreen sara = new GridEditors.OnScreen(cluster, 0, "sara", id);
+        sara.open();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.concurrent.CompletableFuture<Void> stopping =
+                java.util.concurrent.CompletableFuture.runAsync(() -> cluster.node(0).stop());
+        try {
+            await("node 1 says it is stopping")
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(
+                            () ->
+                                    http.send(
+                                                    java.net.http.HttpRequest.newBuilder(
+                                                                    cluster.uri(0)
+                                                                            .resolve(
+                                                                                    "/health/ready"))
+                                                            .build(),
+                                                    java.net.http.HttpResponse.BodyHandlers
+                                                            .ofString())
+                                            .body()
+                                            .contains("\"stopping\""));
+            long closed = System.nanoTime();
+            sara.close(); // the tab is gone: no goodbye, its stream just ends
+            await("the closed tab's lock is freed within the tab grace")
+                    .atMost(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 4))
+                    .until(() -> !ends(sara.key()).isEmpty());
+            System.out.printf(
+                    "A tab closed while its node stopped: freed after %,d ms%n",
+                    Duration.ofNanos(System.nanoTime() - closed).toMillis());
+            assertThat(ends(sara.key())).containsExactly("VIEW_CLOSED");
+        } finally {
+            stopping.join();
+            cluster.startNode(0);
+        }
+    }
+
+    @Test
+    @Order(4)
     void aMemberOrClientNamingAnotherGridIsNotLetIn() throws Exception {
         com.hazelcast.config.Config config = new com.hazelcast.config.Config();
         config.setClusterName("not-" + GRID_NAME);

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * another grid is not joined; off loopback it must be a secret, as Hazelcast's open edition lets in
  * any client that knows it). A bad value stops the start with a sentence naming the key.
  */
-public record Grid(String members, int port, String address, String name) {
+public record Grid(String members, int port, String address, String name, int tabGraceSeconds) {
 
     /** The system property the pre-boot commands and the application read: grid on or off. */
     public static final String SWITCH = "locks.grid";
@@ -74,11 +74,27 @@ public record Grid(String members, int port, String address, String name) {
                             + " this installation, at least 16 characters, the same on every node"
                             + " (openssl rand -hex 16).");
         }
-        return Optional.of(new Grid(list, Integer.parseInt(rawPort), address, name));
+        int tabGrace = 2; // the application's default; it refuses a value out of range itself
+        try {
+            tabGrace =
+                    Math.max(
+                            0,
+                            Integer.parseInt(
+                                    property(jvm, "locks.tab.grace.seconds").orElse("2").trim()));
+        } catch (NumberFormatException e) {
+            // the application names the bad value when it starts
+        }
+        return Optional.of(new Grid(list, Integer.parseInt(rawPort), address, name, tabGrace));
     }
 
-    /** How long a stopping node serves on with readiness DOWN. */
-    static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(3);
+    /**
+     * How long a stopping node serves on with readiness DOWN: the tab grace + 4 s. The proxy takes
+     * the node out within a second, a tab closed in the first 2 s is released by this node before
+     * it undeploys, and then it hands its open streams to the others ({@code LivePages}).
+     */
+    java.time.Duration shutdownGrace() {
+        return java.time.Duration.ofSeconds(tabGraceSeconds + 4L);
+    }
 
     /** Payara Micro's options for this member. */
     List<String> microOptions() {
@@ -97,7 +113,7 @@ public record Grid(String members, int port, String address, String name) {
                 // that
                 // the proxy moves the node's users to another before it undeploys.
                 "--shutdowngrace",
-                Long.toString(SHUTDOWN_GRACE.toMillis()));
+                Long.toString(shutdownGrace().toMillis()));
     }
 
     /**

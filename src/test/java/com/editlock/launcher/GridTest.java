@@ -32,7 +32,7 @@ class GridTest {
                         "--clustername",
                         "editlock",
                         "--shutdowngrace",
-                        "3000");
+                        "6000");
         assertThat(grid.jvmOptions())
                 .contains(
                         "-Dhazelcast.socket.bind.any=false",
@@ -52,7 +52,20 @@ class GridTest {
                                 "127.0.0.1:6900,127.0.0.1:6901",
                                 6900,
                                 "10.0.0.7",
-                                "second-6f1c2a9e4b7d"));
+                                "second-6f1c2a9e4b7d",
+                                2));
+    }
+
+    /**
+     * A stopping node serves on for the tab grace + 4 s, so that a tab closed in its first seconds
+     * is released by it on time before it hands its streams to the others ({@code LivePages}).
+     */
+    @Test
+    void aStoppingNodeServesOnForTheTabGraceAndFourSeconds() {
+        Grid grid =
+                Grid.of(List.of(MEMBERS, "-Dlocks.grid.port=6901", "-Dlocks.tab.grace.seconds=5"))
+                        .orElseThrow();
+        assertThat(grid.microOptions()).containsSequence("--shutdowngrace", "9000");
     }
 
     @Test

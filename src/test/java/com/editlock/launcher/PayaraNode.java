@@ -36,6 +36,33 @@ public final class PayaraNode {
     }
 
     /**
+     * The options that keep a node's logging open through its stop ({@link KeepLogsAtShutdown}):
+     * the class is copied next to the node's log, since the boot class path takes a directory and
+     * the test classes as a whole must not be visible to the server's class loaders.
+     */
+    private static List<String> keepLogsAtShutdown(Path logDirectory) throws IOException {
+        String name = KeepLogsAtShutdown.class.getName();
+        Path root = logDirectory.resolve("keep-logs");
+        Path file = root.resolve(name.replace('.', '/') + ".class");
+        Files.createDirectories(file.getParent());
+        try (var in =
+                KeepLogsAtShutdown.class.getResourceAsStream(
+                        KeepLogsAtShutdown.class.getSimpleName() + ".class")) {
+            if (in == null) {
+                throw new IOException("The class " + name + " is not on the class path");
+            }
+            Path copy = Files.createTempFile(file.getParent(), "class", ".tmp");
+            Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    copy,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        return List.of("-Xbootclasspath/a:" + root, "-Djava.util.logging.manager=" + name);
+    }
+
+    /**
      * Starts a node; {@code jvm} carries the settings ({@code -Dlocks.db.url=…}). It listens on
      * {@code -Dlocks.bind.address} when {@code jvm} has one, else on 127.0.0.1 only.
      */
@@ -51,6 +78,7 @@ public final class PayaraNode {
         // The pre-boot commands switch the session store by it: memory, or the grid.
         command.add("-D" + Grid.SWITCH + "=" + grid.isPresent());
         grid.ifPresent(g -> command.addAll(g.jvmOptions()));
+        command.addAll(keepLogsAtShutdown(log.toAbsolutePath().getParent()));
         command.addAll(jvm);
         command.addAll(
                 List.of(

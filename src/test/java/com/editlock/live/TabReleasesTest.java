@@ -24,7 +24,7 @@ class TabReleasesTest {
     void stop() throws Exception {
         database.countDown();
         if (releases != null) {
-            releases.stop(5000);
+            releases.finish(5000);
         }
         assertThat(failed.get()).as("a release thread failed").isNull();
     }
@@ -71,6 +71,45 @@ class TabReleasesTest {
                 .isFalse();
         database.countDown();
         assertThat(bReleased.await(10, TimeUnit.SECONDS)).as("then B is released").isTrue();
+    }
+
+    /**
+     * A node that stops first ends the graces already running — a tab closed in its last seconds is
+     * released on time, not a lease later — and ends no grace that begins with the stop (a stream
+     * the stop cuts reconnects elsewhere). The stop waits for the grace, not longer.
+     */
+    @Test
+    void aStopReleasesTheTabsClosedBeforeItWhenTheirGraceEndsAndNoneLostWithIt() throws Exception {
+        releases = new TabReleases(Executors.defaultThreadFactory(), 300, 1);
+        CountDownLatch closedBefore = new CountDownLatch(1);
+        AtomicBoolean lostWithTheStop = new AtomicBoolean();
+        AtomicBoolean cameBack = new AtomicBoolean();
+        releases.schedule(closedBefore::countDown);
+        releases.schedule(() -> cameBack.set(true)).run(); // came back before the stop
+        long start = System.nanoTime();
+        Thread stopping =
+                Thread.ofPlatform()
+                        .start(
+                                () -> {
+                                    try {
+                                        releases.finish(5000);
+                                    } catch (Throwable t) {
+                                        failed.set(t);
+                                    }
+                                });
+        while (stopping.isAlive() && !releases.stopping()) {
+            Thread.onSpinWait(); // the stop has begun: what is lost now is not this node's
+        }
+        Runnable cancel = releases.schedule(() -> lostWithTheStop.set(true));
+        stopping.join(10_000);
+        long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertThat(stopping.isAlive()).as("the stop ended").isFalse();
+        assertThat(closedBefore.getCount()).as("the tab closed before the stop released").isZero();
+        assertThat(lostWithTheStop).as("a tab lost with the stop is not released").isFalse();
+        assertThat(cameBack).as("a tab that came back is not released").isFalse();
+        assertThat(took).as("the stop waits for the grace only, ms").isLessThan(3_000);
+        cancel.run(); // (a no-op, as a tab that comes back calls it)
     }
 
     @Test
