@@ -113,13 +113,12 @@ public class LivePages {
      * it undeploys, while its database connections still work (they are gone by the time the
      * application's beans are destroyed). The proxy takes the node out within a second of the
      * signal, and its pages' streams stay open; at the hand-off — the shutdown grace less the tab
-     * grace and half a second — the graces of the tabs lost so far run out as they would have (a
-     * tab its user closed is released, {@code VIEW_CLOSED}, before the undeploy, not a lease
+     * grace and a second — every stream gets a keep-alive and its probes at once, so a client that
+     * has left is noticed now; then the graces of the tabs lost so far run out as they would have
+     * (a tab its user closed is released, {@code VIEW_CLOSED}, before the undeploy, not a lease
      * later), and every stream still open is ended without a grace: its page reconnects through the
-     * proxy to another node, which carries its tabs from the session. The run command sets the
-     * shutdown grace to the tab grace + 4 s, so a tab closed in the first 2 s after the signal (a
-     * lost client is noticed within 1.5 s) is released on time; one closed later keeps its lock
-     * until its lease ends, as a tab on a node that dies does.
+     * proxy to another node, which carries its tabs from the session (a tab closed after that is
+     * that node's to release). The run command sets the shutdown grace to the tab grace + 4 s.
      */
     private void handOffAtStop() {
         try {
@@ -128,12 +127,14 @@ public class LivePages {
             long handOffAt =
                     NodeStop.shutdownGrace()
                             .minusSeconds(settings.tabGraceSeconds())
-                            .minusMillis(500)
+                            .minusMillis(1000)
                             .toNanos();
             long wait = handOffAt - (System.nanoTime() - signalled);
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
+            streams.keepAliveNow(); // a client that left is noticed now, not a second later
+            TimeUnit.MILLISECONDS.sleep((LiveStreams.PROBES + 1) * LiveStreams.PROBE_MILLIS + 100L);
             releases.finishing(); // a tab lost from now on is not this node's to end
             streams.stop(); // ends every stream without a grace: their pages reconnect elsewhere
             LOG.info("Stopping: the open pages' streams are handed to the other nodes");

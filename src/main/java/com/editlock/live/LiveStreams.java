@@ -137,6 +137,10 @@ final class LiveStreams implements Runnable {
     private final Consumer<Collection<String>> lost;
     private final Clock clock;
     private volatile boolean running = true;
+
+    /** A keep-alive asked for out of turn ({@link #keepAliveNow}). */
+    private volatile boolean keepAliveAsked;
+
     private long lastKeepAlive;
 
     /** How many probes of the current keep-alive are still to be written. */
@@ -240,6 +244,16 @@ final class LiveStreams implements Runnable {
         }
     }
 
+    /**
+     * A keep-alive to every stream now, with its probes after it, instead of at its time: a client
+     * that left is noticed within {@code PROBES * PROBE_MILLIS} of this call rather than up to a
+     * second later (a stopping node asks before it ends its streams).
+     */
+    void keepAliveNow() {
+        keepAliveAsked = true;
+        wake.release();
+    }
+
     /** Stops the writer (it ends the streams on its way out). */
     void stop() {
         running = false;
@@ -258,7 +272,8 @@ final class LiveStreams implements Runnable {
         for (Stream s = dirty.poll(); s != null; s = dirty.poll()) {
             write(s, now, false);
         }
-        if (now - lastKeepAlive >= KEEP_ALIVE_MILLIS) {
+        if (keepAliveAsked || now - lastKeepAlive >= KEEP_ALIVE_MILLIS) {
+            keepAliveAsked = false;
             lastKeepAlive = now;
             probesDue = PROBES;
             for (Stream s :

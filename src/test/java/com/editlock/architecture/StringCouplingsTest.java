@@ -44,7 +44,11 @@ class StringCouplingsTest {
                             + " database failure from a bug",
                     "com/editlock/platform/Database.java",
                     "Payara's pool settings are properties of the portable @DataSourceDefinition,"
-                            + " written as the container names them");
+                            + " written as the container names them",
+                    "com/editlock/platform/NodeStop.java",
+                    "Payara Micro publishes its --shutdowngrace only as the system property"
+                            + " fish.payara.shutdowngrace; a stopping node reads it to hand its"
+                            + " tabs on before the undeploy");
 
     private static final Path MAIN = Path.of("src/main/java");
 

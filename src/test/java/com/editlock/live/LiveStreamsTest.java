@@ -77,6 +77,32 @@ class LiveStreamsTest {
         assertThat(lost).containsExactly(List.of("a"));
     }
 
+    /**
+     * A stopping node asks for a keep-alive before it ends its streams without a grace: a client
+     * that left a moment before is noticed by its probes, not lost with the stop (its tab then
+     * keeps its lock until the lease ends).
+     */
+    @Test
+    void aKeepAliveAskedForComesAtOnceAndItsProbeNoticesAClientThatLeft() {
+        Client c = new Client();
+        streams.open(c, List.of("a"));
+        streams.pass();
+        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS);
+        streams.pass(); // the keep-alive at its time, and its probes
+        for (int probe = 1; probe <= LiveStreams.PROBES; probe++) {
+            now.addAndGet(LiveStreams.PROBE_MILLIS);
+            streams.pass();
+        }
+        now.addAndGet(50); // long before the next keep-alive is due
+        streams.keepAliveNow();
+        streams.pass();
+        assertThat(c.received).endsWith(":\n\n".repeat(2 + LiveStreams.PROBES));
+        c.gone = true; // it left: the keep-alive asked for was the first write after
+        now.addAndGet(LiveStreams.PROBE_MILLIS);
+        streams.pass(); // its probe
+        assertThat(lost).containsExactly(List.of("a"));
+    }
+
     @Test
     void aClientThatLeftJustBeforeNewsIsNoticedByTheNextKeepAliveNotASecondLater() {
         Client c = new Client();
