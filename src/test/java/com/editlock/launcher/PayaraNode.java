@@ -36,6 +36,30 @@ public final class PayaraNode {
     }
 
     /**
+     * The node's own runtime directory, next to its log and emptied before each start (Payara Micro
+     * unpacks itself into it afresh). Without {@code --rootdir} Payara Micro unpacks into a
+     * temporary directory and registers it for deletion by a JVM shutdown hook, which runs at the
+     * signal — so through its whole shutdown grace a stopping node served with its runtime jars
+     * deleted, and a class or text it had not loaded yet could no longer be found (seen in a
+     * stopping node's log: {@code Can't find bundle for base name
+     * com.sun.enterprise.connectors.LocalStrings}, its jar gone; the likely cause of a page that
+     * answered {@code 500} with an empty body at the signal).
+     */
+    private static Path runtimeDirectory(Path log) throws IOException {
+        String name = log.getFileName().toString().replaceFirst("\\.log$", "");
+        Path root = log.toAbsolutePath().resolveSibling(name + "-runtime");
+        if (Files.exists(root)) {
+            try (var walk = Files.walk(root)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        Files.createDirectories(root);
+        return root;
+    }
+
+    /**
      * The options that keep a node's logging open through its stop ({@link KeepLogsAtShutdown}):
      * the class is copied next to the node's log, since the boot class path takes a directory and
      * the test classes as a whole must not be visible to the server's class loaders.
@@ -91,6 +115,7 @@ public final class PayaraNode {
                         "--port",
                         String.valueOf(port)));
         command.addAll(grid.map(Grid::microOptions).orElse(List.of("--nohazelcast")));
+        command.addAll(List.of("--rootdir", runtimeDirectory(log).toString()));
         command.addAll(
                 List.of(
                         "--logproperties",
