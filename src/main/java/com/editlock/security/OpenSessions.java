@@ -39,7 +39,7 @@ final class OpenSessions {
 
     /** {@code session} ended; a newer object of the same id stays. */
     void ended(HttpSession session) {
-        byId.values().removeIf(s -> s == session);
+        byId.remove(session.getId(), session);
     }
 
     /** The current object of each session, to be looked at. */
