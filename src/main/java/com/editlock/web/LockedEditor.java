@@ -323,8 +323,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
         }
         lock = null; // saved, released and its draft gone, all in one transaction
         state = EditorState.LEFT;
-        Screen.info(reader.say("save.done", title()));
-        return returnOutcome() + "?faces-redirect=true";
+        return returnOutcome()
+                + "?faces-redirect=true"
+                + Screen.confirm(reader.say("save.done", title()));
     }
 
     /** Whether this person may take the record from its holder here (and someone holds it). */
@@ -362,9 +363,11 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             Screen.error(reader.say("store.failed"));
             return null;
         }
-        Screen.info(reader.say("takeOver.done", title()));
         String viewId = FacesContext.getCurrentInstance().getViewRoot().getViewId();
-        return viewId + "?faces-redirect=true&id=" + getShownId();
+        return viewId
+                + "?faces-redirect=true&id="
+                + getShownId()
+                + Screen.confirm(reader.say("takeOver.done", title()));
     }
 
     /** Who holds the record now, as the confirmation names them. */
@@ -378,8 +381,9 @@ public abstract class LockedEditor<D extends Serializable> implements Serializab
             lock = null;
             state = EditorState.LEFT;
         }
-        Screen.info(reader.say("edit.left", title()));
-        return returnOutcome() + "?faces-redirect=true";
+        return returnOutcome()
+                + "?faces-redirect=true"
+                + Screen.confirm(reader.say("edit.left", title()));
     }
 
     /**

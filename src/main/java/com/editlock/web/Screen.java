@@ -23,11 +23,12 @@ final class Screen {
                 .addMessage(clientId, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
     }
 
-    /** A confirmation the next page shows too (it survives the redirect). */
-    static void info(String message) {
-        FacesContext faces = FacesContext.getCurrentInstance();
-        faces.getExternalContext().getFlash().setKeepMessages(true);
-        faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_INFO, message, null));
+    /**
+     * A confirmation for the page this request redirects to, on whichever node that is asked of
+     * ({@link Notices}): returns the query part ({@code &notice=…}) the redirect's outcome adds.
+     */
+    static String confirm(String message) {
+        return Notices.keep(message);
     }
 
     /**

@@ -38,6 +38,20 @@ class ProductionFilesTest {
         assertThat(verify(home, unit.replace("Type=simple", "Type=simpel"))).isNotEmpty();
     }
 
+    /**
+     * A node the unit starts unpacks Payara Micro into a directory of its own that no shutdown hook
+     * deletes while the node still serves (see {@code PayaraNode}): emptied before each start.
+     */
+    @Test
+    void theNodeUnitGivesEachNodeARuntimeDirectoryOfItsOwn() throws Exception {
+        String unit = Files.readString(Path.of("server-config", "editlock-node@.service"));
+        String dir = "@EDITLOCK_HOME@/runtime/node-%i";
+        assertThat(unit)
+                .containsPattern("(?m)^ExecStart=.* --rootdir " + Pattern.quote(dir) + " ")
+                .containsPattern("(?m)^ExecStartPre=/bin/rm -rf " + Pattern.quote(dir) + "$")
+                .containsPattern("(?m)^ReadWritePaths=@EDITLOCK_HOME@$");
+    }
+
     private static String render(String template, Path home) {
         return template.replace("@EDITLOCK_HOME@", home.toAbsolutePath().toString())
                 .replace(

@@ -32,6 +32,11 @@ public final class Browser {
     private final URI base;
     private final CookieManager cookies = new CookieManager();
     private final HttpClient http;
+
+    /** The same browser, but it stops at a redirect (answers {@code 3xx} as they come). */
+    private final HttpClient stopAtRedirects;
+
+    private boolean followRedirects = true;
     private String basic;
     private Duration timeout = Duration.ofSeconds(30);
     private String lastPage = "";
@@ -39,14 +44,27 @@ public final class Browser {
 
     public Browser(URI base) {
         this.base = base;
-        this.http =
-                HttpClient.newBuilder()
-                        // The node speaks HTTP/1.1 only on plain text (no h2c upgrade).
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .cookieHandler(new com.editlock.it.node.BrowserCookies(cookies))
-                        .followRedirects(HttpClient.Redirect.NORMAL)
-                        .connectTimeout(Duration.ofSeconds(5))
-                        .build();
+        this.http = client(HttpClient.Redirect.NORMAL);
+        this.stopAtRedirects = client(HttpClient.Redirect.NEVER);
+    }
+
+    private HttpClient client(HttpClient.Redirect redirects) {
+        return HttpClient.newBuilder()
+                // The node speaks HTTP/1.1 only on plain text (no h2c upgrade).
+                .version(HttpClient.Version.HTTP_1_1)
+                .cookieHandler(new com.editlock.it.node.BrowserCookies(cookies))
+                .followRedirects(redirects)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    /**
+     * Whether requests follow redirects (they do unless set): a test that stops at one can send the
+     * next request elsewhere, as a proxy would after a node went away.
+     */
+    public Browser followRedirects(boolean follow) {
+        followRedirects = follow;
+        return this;
     }
 
     /** Sends {@code cookie} with every request (the proxy's node cookie, say). */
@@ -267,8 +285,10 @@ public final class Browser {
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
         try {
-            return http.send(
-                    request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return (followRedirects ? http : stopAtRedirects)
+                    .send(
+                            request.build(),
+                            HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new AssertionError("Request failed: " + e, e);
         } catch (InterruptedException e) {
