@@ -22,13 +22,13 @@ import java.util.regex.Pattern;
  *
  * <p>This request thread only starts the asynchronous response, sets its headers and hands it to
  * {@link LivePages}; every write and the completion happen on the application's writer thread
- * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails or the application
- * stops. It never touches the HTTP session: the tabs are matched against the session cookie they
- * were opened with, so an open stream does not keep an idle session alive. A request that names no
- * tab of its session is answered {@code unknown} for each and ended at once: only a session's open
- * pages can hold a stream open, and one session at most {@link LiveStreams#MAX_STREAMS_PER_SESSION}
- * (its oldest is ended). The request guard refuses a stream asked for by another site's page
- * ({@code Origin}).
+ * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails, when its client
+ * leaves what was written untaken for a few seconds, or when the application stops. It never
+ * touches the HTTP session: the tabs are matched against the session cookie they were opened with,
+ * so an open stream does not keep an idle session alive. A request that names no tab of its session
+ * is answered {@code unknown} for each and ended at once: only a session's open pages can hold a
+ * stream open, and one session at most {@link LiveStreams#MAX_STREAMS_PER_SESSION} (its oldest is
+ * ended). The request guard refuses a stream asked for by another site's page ({@code Origin}).
  */
 @WebServlet(urlPatterns = "/live", asyncSupported = true)
 public class LiveStream extends HttpServlet {
@@ -64,10 +64,7 @@ public class LiveStream extends HttpServlet {
         String session = request.getRequestedSessionId();
         List<String> asked = tabs.stream().distinct().toList();
         List<String> mine = live.carried(session == null ? "" : session, asked);
-        response.setContentType("text/event-stream");
-        response.setCharacterEncoding("UTF-8");
-        response.setHeader("Cache-Control", "no-cache");
-        response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
+        streamHeaders(response);
         if (mine.isEmpty()) { // nothing to carry: say so and end, so that no stranger can hold a
             // stream open
             StringBuilder answer =
@@ -86,6 +83,22 @@ public class LiveStream extends HttpServlet {
         live.connect(new Sink(async), session, asked, mine);
     }
 
+    /**
+     * A stream's headers and nothing more, at once: a {@code HEAD} opens no stream and keeps no tab
+     * counted open (the servlet's default would run {@link #doGet} and hold the answer open).
+     */
+    @Override
+    protected void doHead(HttpServletRequest request, HttpServletResponse response) {
+        streamHeaders(response);
+    }
+
+    private static void streamHeaders(HttpServletResponse response) {
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
+    }
+
     /** The container's side of a stream; used by the writer thread only. */
     private static final class Sink implements LiveStreams.Sink {
         private final AsyncContext async;
@@ -95,13 +108,27 @@ public class LiveStream extends HttpServlet {
             this.async = async;
         }
 
+        /**
+         * The container's answer whether what was written before has left its buffer; when it says
+         * yes, the next write and flush do not wait for the client (Payara's buffer takes them).
+         */
+        @Override
+        public boolean ready() throws IOException {
+            return out().isReady();
+        }
+
         @Override
         public void write(String text) throws IOException {
+            ServletOutputStream stream = out();
+            stream.write(text.getBytes(StandardCharsets.UTF_8));
+            stream.flush();
+        }
+
+        private ServletOutputStream out() throws IOException {
             if (out == null) {
                 out = async.getResponse().getOutputStream();
             }
-            out.write(text.getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            return out;
         }
 
         @Override
