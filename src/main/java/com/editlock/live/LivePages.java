@@ -18,6 +18,7 @@ import jakarta.servlet.http.HttpSession;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,7 +57,13 @@ public class LivePages {
     private static final Logger LOG = Logger.getLogger(LivePages.class.getName());
 
     /** What one open page shows. {@code aggregate == null}: a list, which looks at everything. */
-    record Page(String viewToken, String ownerId, String sessionId, LockKey key, LockKey aggregate)
+    record Page(
+            String viewToken,
+            String ownerId,
+            String sessionId,
+            LockKey key,
+            LockKey aggregate,
+            String person)
             implements java.io.Serializable {}
 
     /**
@@ -74,6 +81,10 @@ public class LivePages {
     private static final int CLOSERS = 4;
 
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
+
+    /** The tabs of each session that has pages here, so that its end forgets them. */
+    private final Map<String, Set<String>> tabsOfSession = new ConcurrentHashMap<>();
+
     private TabSockets tabs;
     private TabReleases releases;
     private LiveStreams streams;
@@ -190,8 +201,16 @@ public class LivePages {
     /** A page opened in tab {@code viewToken} of the current request's session. */
     public void open(String viewToken, String ownerId, LockKey key, LockKey aggregate) {
         HttpSession session = request.getSession();
-        Page page = new Page(viewToken, ownerId, session.getId(), key, aggregate);
+        Page page =
+                new Page(
+                        viewToken,
+                        ownerId,
+                        session.getId(),
+                        key,
+                        aggregate,
+                        request.getRemoteUser());
         pages.put(viewToken, page);
+        indexed(page);
         if (settings.grid()) {
             keepInSession(session, page);
         }
@@ -230,13 +249,40 @@ public class LivePages {
 
     /**
      * The page's view ended (left for another view, evicted, session over): forget it, release
-     * nothing here. A page still open (its session ended under it) is told it gets no more news.
+     * nothing here. A page still open (its session ended under it) is told it gets no more news,
+     * and a stream left with no page to carry is ended.
      */
     public void forget(String viewToken) {
-        streams.tell(viewToken, "unknown");
-        pages.remove(viewToken);
+        streams.forget(viewToken);
+        Page page = pages.remove(viewToken);
+        if (page != null) {
+            tabsOfSession.computeIfPresent(
+                    page.sessionId(),
+                    (session, tabs) -> {
+                        tabs.remove(viewToken);
+                        return tabs.isEmpty() ? null : tabs;
+                    });
+        }
         tabs.forget(viewToken);
         presence.leave(viewToken);
+    }
+
+    private void indexed(Page page) {
+        tabsOfSession
+                .computeIfAbsent(page.sessionId(), session -> ConcurrentHashMap.newKeySet())
+                .add(page.viewToken());
+    }
+
+    /**
+     * Session {@code sessionId} ended on this node: its pages here are forgotten (each told it gets
+     * no more news) and its streams end. Faces ends the pages' views too, later or not at all; this
+     * does not wait for it.
+     */
+    void sessionEnded(String sessionId) {
+        Set<String> tabs = tabsOfSession.remove(sessionId);
+        if (tabs != null) {
+            List.copyOf(tabs).forEach(this::forget);
+        }
     }
 
     /**
@@ -262,7 +308,9 @@ public class LivePages {
                             if (page == null && settings.grid()) {
                                 page = fromSession(t, sessionId); // rendered by another node
                                 if (page != null) {
-                                    pages.putIfAbsent(t, page);
+                                    if (pages.putIfAbsent(t, page) == null) {
+                                        indexed(page);
+                                    }
                                 }
                             }
                             return page != null && page.sessionId().equals(sessionId);
@@ -276,11 +324,17 @@ public class LivePages {
      * nothing.
      */
     void connect(
-            LiveStreams.Sink sink, String sessionId, List<String> tabsAsked, List<String> mine) {
+            LiveStreams.Sink sink,
+            String sessionId,
+            String address,
+            List<String> tabsAsked,
+            List<String> mine) {
         // Counted open before the stream exists, so that its loss (on the writer, at any moment)
         // always comes after.
         List<String> back = mine.stream().filter(tabs::opened).toList();
-        LiveStreams.Stream stream = streams.open(sink, sessionId, mine);
+        Page first = pages.get(mine.get(0));
+        String person = first == null ? null : first.person(); // null: a page of an older node
+        LiveStreams.Stream stream = streams.open(sink, sessionId, person, address, mine);
         back.forEach(
                 tab ->
                         streams.tell(

@@ -1,6 +1,8 @@
 package com.editlock.live;
 
 import com.editlock.errors.ErrorAnswers;
+import com.editlock.platform.Settings;
+import com.editlock.security.ClientAddress;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
@@ -43,6 +45,8 @@ public class LiveStream extends HttpServlet {
 
     @Inject transient LivePages live;
 
+    @Inject transient Settings settings;
+
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
@@ -80,7 +84,12 @@ public class LiveStream extends HttpServlet {
         }
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
-        live.connect(new Sink(async), session, asked, mine);
+        live.connect(
+                new Sink(async),
+                session,
+                ClientAddress.of(request, settings.trustedProxies()),
+                asked,
+                mine);
     }
 
     /**

@@ -57,11 +57,17 @@ import java.util.logging.Logger;
  * response is completed on the closer, not on the writer, since completing a response the client
  * does not read waits for it.
  *
- * <p><b>Bounded per session.</b> One session holds at most {@link #MAX_STREAMS_PER_SESSION}
- * streams: a browser's pages share one, and a browser without shared workers opens one per tab.
- * Opening one more ends the session's oldest (its tabs are reported lost, and the ones the newer
- * streams carry stay counted there), so a script with a session cannot pile up open responses, and
- * a person's newest tab always gets its stream.
+ * <p><b>No page, no stream.</b> A tab whose view ended (left, evicted, its session over) is told
+ * {@code unknown} ({@link #forget}); a stream left with none of its tabs a page is ended right
+ * after that message, so a logged-out session holds no stream open.
+ *
+ * <p><b>Bounded per session, person and address.</b> One session holds at most {@link
+ * #MAX_STREAMS_PER_SESSION} streams: a browser's pages share one, and a browser without shared
+ * workers opens one per tab. One person holds at most {@link #MAX_STREAMS_PER_PERSON} over all
+ * their sessions (a new session costs a login, nothing more), one client address at most {@link
+ * #MAX_STREAMS_PER_ADDRESS}. Opening one more ends that holder's oldest (its tabs are reported
+ * lost, and the ones the newer streams carry stay counted there), so a script cannot pile up open
+ * responses, and a person's newest tab always gets its stream.
  */
 final class LiveStreams implements Runnable {
 
@@ -92,6 +98,19 @@ final class LiveStreams implements Runnable {
     /** The most streams one session holds open at once. */
     static final int MAX_STREAMS_PER_SESSION = 16;
 
+    /**
+     * The most streams one person holds open at once, over all their sessions: three browsers that
+     * open one per tab (sessions cost nothing, so a session's bound alone bounds nobody).
+     */
+    static final int MAX_STREAMS_PER_PERSON = 3 * MAX_STREAMS_PER_SESSION;
+
+    /**
+     * The most streams one client address holds open at once: an office of two thousand browsers
+     * behind one address (a NAT, a proxy that names no client) fits; beyond it, only someone with
+     * more than forty accounts could go.
+     */
+    static final int MAX_STREAMS_PER_ADDRESS = 2048;
+
     private static final Logger LOG = Logger.getLogger(LiveStreams.class.getName());
 
     /**
@@ -120,8 +139,11 @@ final class LiveStreams implements Runnable {
         final Sink sink;
         final List<String> tabs;
 
-        /** The session whose tabs it carries; null when not counted against one. */
-        final String session;
+        /**
+         * What it is counted against (its session, person and client address, each with its own
+         * bound); empty for a stream counted against nothing.
+         */
+        final List<String> holders;
 
         /** Unsent messages by tab; guarded by itself. */
         private final Map<String, String> pending = new LinkedHashMap<>();
@@ -132,6 +154,9 @@ final class LiveStreams implements Runnable {
         /** Got a keep-alive this second, so the probes follow. */
         private boolean probe;
 
+        /** Its tabs that are no pages any more. */
+        private final Set<String> forgotten = ConcurrentHashMap.newKeySet();
+
         /** Since when its client has not taken what was written (clock millis), or -1. */
         private long stalledSince = -1;
 
@@ -140,9 +165,12 @@ final class LiveStreams implements Runnable {
 
         private volatile boolean ended;
 
-        private Stream(Sink sink, String session, List<String> tabs) {
+        /** Queued to be ended as its holder's oldest (guarded by {@code byHolder}). */
+        private boolean retiring;
+
+        private Stream(Sink sink, List<String> holders, List<String> tabs) {
             this.sink = sink;
-            this.session = session;
+            this.holders = holders;
             this.tabs = List.copyOf(tabs);
         }
 
@@ -156,11 +184,14 @@ final class LiveStreams implements Runnable {
     /** The newest stream that carries each tab: messages for the tab go there. */
     private final Map<String, Stream> byTab = new ConcurrentHashMap<>();
 
-    /** Each session's open streams, oldest first; guarded by itself. */
-    private final Map<String, Deque<Stream>> bySession = new HashMap<>();
+    /** Each holder's open streams (a session's, a person's, an address's), oldest first. */
+    private final Map<String, Deque<Stream>> byHolder = new HashMap<>(); // guarded by itself
 
     /** Streams to end on the writer: the oldest of a session that opened too many. */
     private final Queue<Stream> retired = new ConcurrentLinkedQueue<>();
+
+    /** Streams none of whose tabs is a page any more: ended once what they were told is out. */
+    private final Queue<Stream> emptied = new ConcurrentLinkedQueue<>();
 
     private final Queue<Stream> dirty = new ConcurrentLinkedQueue<>();
     private final Semaphore wake = new Semaphore(0);
@@ -219,15 +250,42 @@ final class LiveStreams implements Runnable {
      * #MAX_STREAMS_PER_SESSION} the session's oldest stream is ended (on the writer).
      */
     Stream open(Sink sink, String session, List<String> tabs) {
-        Stream stream = new Stream(sink, session, tabs);
+        return open(sink, session, null, null, tabs);
+    }
+
+    /**
+     * A client of {@code session}, logged in as {@code person}, from {@code address} (either may be
+     * null: not counted) opened a stream that carries {@code tabs}. Beyond the bound of its session
+     * ({@link #MAX_STREAMS_PER_SESSION}), its person ({@link #MAX_STREAMS_PER_PERSON}) or its
+     * address ({@link #MAX_STREAMS_PER_ADDRESS}) that holder's oldest stream is ended (on the
+     * writer): the newest tab always gets its stream.
+     */
+    Stream open(Sink sink, String session, String person, String address, List<String> tabs) {
+        List<String> holders = new ArrayList<>(3);
+        if (session != null) {
+            holders.add("session:" + session);
+        }
+        if (person != null) {
+            holders.add("person:" + person);
+        }
+        if (address != null) {
+            holders.add("address:" + address);
+        }
+        Stream stream = new Stream(sink, List.copyOf(holders), tabs);
         streams.add(stream);
         tabs.forEach(tab -> byTab.put(tab, stream));
-        if (session != null) {
-            synchronized (bySession) {
-                Deque<Stream> mine = bySession.computeIfAbsent(session, k -> new ArrayDeque<>());
+        synchronized (byHolder) {
+            for (String holder : stream.holders) {
+                Deque<Stream> mine = byHolder.computeIfAbsent(holder, k -> new ArrayDeque<>());
                 mine.addLast(stream);
-                while (mine.size() > MAX_STREAMS_PER_SESSION) {
-                    retired.add(mine.pollFirst());
+                int bound = bound(holder);
+                for (java.util.Iterator<Stream> oldest = mine.iterator();
+                        mine.size() - retiring(mine) > bound && oldest.hasNext(); ) {
+                    Stream s = oldest.next();
+                    if (!s.retiring) {
+                        s.retiring = true;
+                        retired.add(s);
+                    }
                 }
             }
         }
@@ -254,6 +312,40 @@ final class LiveStreams implements Runnable {
         }
         queue(stream);
         return true;
+    }
+
+    /**
+     * {@code tab} is no page any more (its view ended: left, evicted, or its session ended): it is
+     * told {@code unknown}, and a stream left with no tab that is still a page is ended after that
+     * message, so that neither a logged-out session nor a client that keeps asking holds a stream
+     * open.
+     */
+    void forget(String tab) {
+        Stream stream = byTab.get(tab);
+        if (stream == null || !tell(stream, tab, "unknown")) {
+            return;
+        }
+        stream.forgotten.add(tab);
+        if (stream.forgotten.containsAll(stream.tabs)) {
+            emptied.add(stream);
+            wake.release();
+        }
+    }
+
+    private static int bound(String holder) {
+        if (holder.startsWith("session:")) {
+            return MAX_STREAMS_PER_SESSION;
+        }
+        return holder.startsWith("person:") ? MAX_STREAMS_PER_PERSON : MAX_STREAMS_PER_ADDRESS;
+    }
+
+    /** How many of {@code mine} are already on their way out. */
+    private static int retiring(Deque<Stream> mine) {
+        int n = 0;
+        for (Stream s : mine) {
+            n += s.retiring ? 1 : 0;
+        }
+        return n;
     }
 
     private void queue(Stream stream) {
@@ -320,6 +412,9 @@ final class LiveStreams implements Runnable {
         for (Stream s = dirty.poll(); s != null; s = dirty.poll()) {
             s.queued.set(false); // a message told from now on queues it again
             write(s, now, false);
+        }
+        for (Stream s = emptied.poll(); s != null; s = emptied.poll()) {
+            end(s, false); // its tabs are no pages: nothing to hold for them
         }
         if (keepAliveAsked || now - lastKeepAlive >= KEEP_ALIVE_MILLIS) {
             keepAliveAsked = false;
@@ -420,11 +515,11 @@ final class LiveStreams implements Runnable {
         }
         s.ended = true;
         streams.remove(s);
-        if (s.session != null) {
-            synchronized (bySession) {
-                Deque<Stream> mine = bySession.get(s.session);
+        synchronized (byHolder) {
+            for (String holder : s.holders) {
+                Deque<Stream> mine = byHolder.get(holder);
                 if (mine != null && mine.remove(s) && mine.isEmpty()) {
-                    bySession.remove(s.session);
+                    byHolder.remove(holder);
                 }
             }
         }

@@ -247,6 +247,47 @@ class LiveStreamsTest {
     }
 
     /**
+     * Sessions cost a login and no more, so a person's streams over all their sessions are bounded
+     * too: one more ends that person's oldest, and nobody else's at the same address.
+     */
+    @Test
+    void aPersonWhoOpensOneStreamTooManyOverManySessionsLosesTheirOldestOnly() {
+        List<Client> saras = new ArrayList<>();
+        for (int i = 0; i <= LiveStreams.MAX_STREAMS_PER_PERSON; i++) {
+            Client c = new Client();
+            saras.add(c);
+            streams.open(c, "sara-" + i, "sara", "10.0.0.1", List.of("s" + i));
+        }
+        Client omars = new Client();
+        streams.open(omars, "omar-1", "omar", "10.0.0.1", List.of("o"));
+        streams.pass();
+        assertThat(saras.get(0).ended).as("Sara's oldest").isOne();
+        assertThat(saras.subList(1, saras.size())).allSatisfy(c -> assertThat(c.ended).isZero());
+        assertThat(lost).containsExactly(List.of("s0"));
+        assertThat(omars.ended).as("another person at the same address").isZero();
+        assertThat(streams.size()).isEqualTo(LiveStreams.MAX_STREAMS_PER_PERSON + 1);
+    }
+
+    /** One client address holds a bounded number of streams, whoever opens them. */
+    @Test
+    void anAddressThatOpensOneStreamTooManyLosesItsOldest() {
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i <= LiveStreams.MAX_STREAMS_PER_ADDRESS; i++) {
+            Client c = new Client();
+            clients.add(c);
+            streams.open(c, "s" + i, "person-" + i, "10.9.9.9", List.of("t" + i));
+        }
+        Client elsewhere = new Client();
+        streams.open(elsewhere, "x", "person-0", "10.9.9.8", List.of("x"));
+        streams.pass();
+        assertThat(clients.get(0).ended).isOne();
+        assertThat(clients.subList(1, clients.size()))
+                .allSatisfy(c -> assertThat(c.ended).isZero());
+        assertThat(elsewhere.ended).isZero();
+        assertThat(streams.size()).isEqualTo(LiveStreams.MAX_STREAMS_PER_ADDRESS + 1);
+    }
+
+    /**
      * A client that keeps its connection and reads nothing: nothing more is written to it (the
      * container would hold it all), its tabs' news waits coalesced, and once it has taken nothing
      * for the stall limit its stream is ended as gone — its tabs reported lost — and its response
@@ -317,5 +358,32 @@ class LiveStreamsTest {
         streams.pass();
         assertThat(lost).isEmpty();
         assertThat(streams.size()).isOne();
+    }
+
+    /**
+     * A stream none of whose tabs is a page any more (its session ended, its pages were left) is
+     * told so and then ended, releasing nothing; a stream with a page left stays.
+     */
+    @Test
+    void aStreamWithNoPageLeftIsToldSoAndEnded() {
+        Client both = new Client();
+        Client other = new Client();
+        streams.open(both, List.of("a", "b"));
+        streams.open(other, List.of("c"));
+        streams.pass();
+        streams.forget("a");
+        streams.pass();
+        assertThat(both.received).contains("{\"tab\":\"a\",\"type\":\"unknown\"}");
+        assertThat(both.ended).as("b is still a page").isZero();
+        streams.forget("b");
+        streams.pass();
+        assertThat(both.received).contains("{\"tab\":\"b\",\"type\":\"unknown\"}");
+        assertThat(both.ended).isOne();
+        assertThat(lost).as("no page: nothing to release").isEmpty();
+        assertThat(other.ended).isZero();
+        assertThat(streams.size()).isOne();
+        streams.forget("gone");
+        streams.pass();
+        assertThat(other.ended).as("a tab nobody carries changes nothing").isZero();
     }
 }

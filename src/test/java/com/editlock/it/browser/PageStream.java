@@ -46,12 +46,15 @@ public final class PageStream implements AutoCloseable {
                     h.substring(0, colon).trim().toLowerCase(Locale.ROOT),
                     h.substring(colon + 1).trim());
         }
+        // An answer ended on a kept-alive connection ends with its last chunk ("0"), which a
+        // browser's EventSource takes as the stream's end, as it takes a closed connection.
+        boolean chunked = "chunked".equalsIgnoreCase(headers.get("transfer-encoding"));
         Thread reader =
                 new Thread(
                         () -> {
                             try {
                                 for (String line = in.readLine();
-                                        line != null;
+                                        line != null && !(chunked && line.equals("0"));
                                         line = in.readLine()) {
                                     if (line.startsWith("data: ")) {
                                         messages.add(line.substring(6));
