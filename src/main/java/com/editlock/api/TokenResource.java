@@ -32,7 +32,8 @@ import java.util.Set;
 /**
  * {@code /api/tokens}: personal API tokens (see {@link ApiTokens}). {@code POST} makes one and
  * answers its secret this once; {@code GET} lists the caller's (an admin: everyone's, or {@code
- * ?user=}'s); {@code DELETE /api/tokens/{id}} revokes one.
+ * ?user=}'s); {@code DELETE /api/tokens/{id}} revokes one (called with a token: only that token
+ * itself, so a leaked token cannot revoke its user's other tokens).
  */
 @Path("tokens")
 @RequestScoped
@@ -106,6 +107,12 @@ public class TokenResource {
         } catch (NumberFormatException e) {
             throw new BadRequestException(
                     "A token's id is a whole number, as GET /api/tokens lists.");
+        }
+        java.util.OptionalLong presented = owner.tokenId();
+        if (presented.isPresent() && presented.getAsLong() != number) {
+            // a leaked token must not be able to lock its user's other scripts out
+            throw new ForbiddenException(
+                    "A token may revoke only itself: log in with your password to revoke others.");
         }
         tokens.revoke(number, owner.get().login(), owner.isAdmin());
         return Response.noContent().build();

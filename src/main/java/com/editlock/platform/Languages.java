@@ -88,9 +88,12 @@ public final class Languages {
 
     /**
      * The address of the page at {@code uri} (with its {@code query}, may be null) in the language
-     * {@code code}: the query kept, its own {@code lang} replaced.
+     * {@code code}: the query kept, its own {@code lang} replaced. Always a path on this site: an
+     * address asked for as {@code //host/…} (or {@code /\host/…}, which browsers read alike) would
+     * otherwise make a link to another site, so its leading slashes become one.
      */
     public static String link(String uri, String query, String code) {
+        uri = uri.replaceFirst("^[/\\\\]+", "/");
         StringBuilder kept = new StringBuilder();
         if (query != null) {
             for (String part : query.split("&")) {

@@ -19,6 +19,9 @@ public class CurrentOwner {
     /** The request attribute that holds the owner of a request made with an API token. */
     static final String TOKEN_OWNER = "editlock.tokenOwner";
 
+    /** The request attribute that holds the id of the API token the caller presented. */
+    static final String TOKEN_ID = "editlock.tokenId";
+
     /** The owner, if the caller presented an API token or logged in with this session. */
     public Optional<LockOwner> find() {
         if (request.getAttribute(TOKEN_OWNER) instanceof LockOwner token) {
@@ -30,6 +33,13 @@ public class CurrentOwner {
     /** Whether this request was made with an API token (rather than a password login). */
     public boolean byToken() {
         return request.getAttribute(TOKEN_OWNER) != null;
+    }
+
+    /** The id of the API token this request was made with, if it was made with one. */
+    public java.util.OptionalLong tokenId() {
+        return request.getAttribute(TOKEN_ID) instanceof Long id
+                ? java.util.OptionalLong.of(id)
+                : java.util.OptionalLong.empty();
     }
 
     /** The owner; a logged-in caller always has one. */

@@ -102,6 +102,22 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         // This runs before the filters: its own answers (the login redirect, a 401, a 429) need
         // the security headers too.
         RequestGuard.baselineHeaders(request, response);
+        if (request.isRequestedSessionIdFromURL()) {
+            // Sessions travel in the cookie only (web.xml), yet the container still takes an id
+            // from ";jsessionid=" in the address: such an id leaks through logs, bookmarks and
+            // Referer, and fixes a session on a victim. Refused before the session is touched.
+            try {
+                ErrorAnswers.send(
+                        request,
+                        response,
+                        HttpServletResponse.SC_BAD_REQUEST,
+                        "A session travels in its cookie only: remove \";jsessionid=…\" from the"
+                                + " address.");
+            } catch (IOException e) {
+                // the client went away; nothing more to tell it
+            }
+            return AuthenticationStatus.SEND_FAILURE;
+        }
         Credential credential = context.getAuthParameters().getCredential();
         if (credential != null) { // the login screen: a new login, even in a session that had one
             return login(credential, request, response, context);
@@ -232,8 +248,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     /**
      * A request with {@code Authorization: Bearer}: the API token names the caller and the lock
-     * owner for this request only. A token that is not valid counts as a failed login of the
-     * client's address.
+     * owner for this request only. A valid token always gets in; one that is not valid counts
+     * against the client address's allowance for tokens (kept apart from its password logins, so
+     * made-up tokens keep neither a colleague's token nor anyone's password out).
      */
     private AuthenticationStatus tokenLogin(
             String token,
@@ -245,17 +262,17 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                     response, "API tokens open the JSON API (/api/…) only; pages need a login.");
         }
         String address = ClientAddress.of(request, settings.trustedProxies());
-        Duration wait = throttle.tokenWait(address);
-        if (!wait.isZero()) {
-            return tooManyAttempts(request, response, context, wait);
-        }
         Optional<ApiTokens.Caller> caller;
         try {
-            caller = tokens.check(token);
+            caller = tokens.check(token); // first: a valid token gets in whatever others sent
         } catch (RuntimeException e) {
             return directoryDown(request, response, context);
         }
         if (caller.isEmpty()) {
+            Duration wait = throttle.tokenWait(address);
+            if (!wait.isZero()) { // not counted again: waiting is refused, not recorded
+                return tooManyAttempts(request, response, context, wait);
+            }
             throttle.tokenFailed(address);
             return bearerRefused(
                     response,
@@ -263,6 +280,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                             + "and make a new one (POST /api/tokens).");
         }
         request.setAttribute(CurrentOwner.TOKEN_OWNER, caller.get().owner());
+        request.setAttribute(CurrentOwner.TOKEN_ID, caller.get().tokenId());
         return context.notifyContainerAboutLogin(
                 new CallerPrincipal(caller.get().owner().login()), caller.get().groups());
     }

@@ -27,7 +27,9 @@ import java.util.logging.Logger;
  *       5): a guesser at one account. Only that address waits; the person, from anywhere else, logs
  *       in at once.
  *   <li><b>one client address</b>, for any login names ({@code locks.login.failures.per.address},
- *       20): one address trying many accounts.
+ *       20): one address trying many accounts. Made-up API tokens from an address are counted
+ *       apart, with the same allowance, and hold back only further made-up tokens: a valid token is
+ *       checked first and always gets in.
  *   <li><b>one login name from many addresses</b>: when failures for one name come from {@value
  *       #SPREAD_ADDRESSES} or more addresses within the window, a guesser spreads over many
  *       machines, and every address that has not logged in as that name before (on this node,
@@ -65,6 +67,14 @@ public class LoginThrottle {
 
     /** How long a stranger waits after a failure anywhere while a name is guessed from many. */
     static final long SPREAD_DELAY_SECONDS = 16;
+
+    /**
+     * Made-up API tokens one address may present before it waits. Not a setting: a token is 256
+     * random bits, nobody guesses one; the count only keeps a sprayer's load and rows down, and the
+     * per-address allowance for passwords may be raised (an office behind one address) without
+     * raising this.
+     */
+    static final int TOKEN_FAILURES_PER_ADDRESS = 20;
 
     /** The name every impossible login name is counted under. */
     static final String IMPOSSIBLE_NAME = "!impossible";
@@ -134,13 +144,15 @@ public class LoginThrottle {
     }
 
     /**
-     * How long {@code address} must wait before presenting another API token: a token that is not
-     * valid counts as a failed login of its address (no name: a token has none).
+     * How long {@code address} must wait before presenting another token that is not valid (a valid
+     * one is never held back): made-up tokens are counted per address, apart from its password
+     * logins (a token has no name, and a sprayer of tokens must not keep a colleague's password
+     * out).
      */
     public Duration tokenWait(String address) {
         catchUp();
         synchronized (this) {
-            return remaining(failures.get("address:" + address(address)), clock.instant());
+            return remaining(failures.get("tokens:" + address(address)), clock.instant());
         }
     }
 
@@ -218,7 +230,7 @@ public class LoginThrottle {
         switch (kind) {
             case FAILED -> applyFailure(name, from, at);
             case SUCCEEDED -> applySuccess(name, from);
-            case TOKEN_FAILED -> record("address:" + from, settings.loginFailuresPerAddress(), at);
+            case TOKEN_FAILED -> record("tokens:" + from, TOKEN_FAILURES_PER_ADDRESS, at);
         }
     }
 

@@ -38,10 +38,11 @@ import java.util.regex.Pattern;
  *   <li>cross-site state changes: a POST, PUT, DELETE or PATCH whose {@code Sec-Fetch-Site} is
  *       neither {@code same-origin} nor {@code none}, or whose {@code Origin} is not this server
  *       (or one of {@code locks.allowed.origins}) — {@code 403}; the same for opening the live
- *       stream ({@code GET /live}), which carries a session's news;
+ *       stream ({@code GET /live}), which carries a session's news, and for an API state change
+ *       with a form's content type that names neither (an old browser's cross-site form);
  *   <li>API state changes whose body is not {@code application/json} ({@code 415});
  *   <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce
- *       their length.
+ *       their length; a page's form that does not announce it ({@code 411}).
  * </ul>
  *
  * It adds the security headers to every answer: a Content-Security-Policy that allows only this
@@ -111,8 +112,21 @@ public class RequestGuard extends HttpFilter {
             return;
         }
         if (!SAFE_METHODS.contains(method)) {
-            if (!sameOrigin(request)) {
+            if (!sameOrigin(request) || (api && unnamedForm(request))) {
                 ErrorAnswers.say(request, response, 403, "error.crossSite");
+                return;
+            }
+            if (!api && request.getContentLengthLong() < 0 && mayHaveBody(request)) {
+                // A page's form of unknown length (chunked): the container would parse up to its
+                // own cap (2 MB) and Faces keep and echo it. Browsers always send a form's length.
+                drain(request);
+                response.setHeader("Connection", "close");
+                ErrorAnswers.send(
+                        request,
+                        response,
+                        411,
+                        "Send the form with its length (Content-Length): a page takes no form"
+                                + " in chunks.");
                 return;
             }
             if (api && request.getContentLengthLong() < 0 && mayHaveBody(request)) {
@@ -141,8 +155,17 @@ public class RequestGuard extends HttpFilter {
     private static void refuseBody(
             HttpServletRequest request, HttpServletResponse response, long limit)
             throws IOException {
-        long length = request.getContentLengthLong();
-        if (length <= DRAIN_MAX) {
+        drain(request);
+        response.setHeader("Connection", "close");
+        ErrorAnswers.say(request, response, 413, "error.tooLarge", limit);
+    }
+
+    /**
+     * Reads and throws away a body of up to {@value #DRAIN_MAX} bytes, so that its client, which
+     * sends all of it before reading, gets the answer.
+     */
+    private static void drain(HttpServletRequest request) throws IOException {
+        if (request.getContentLengthLong() <= DRAIN_MAX) {
             InputStream in = request.getInputStream();
             byte[] buffer = new byte[8192];
             long drained = 0;
@@ -150,8 +173,6 @@ public class RequestGuard extends HttpFilter {
                 drained += n;
             }
         }
-        response.setHeader("Connection", "close");
-        ErrorAnswers.say(request, response, 413, "error.tooLarge", limit);
     }
 
     private void headers(
@@ -273,13 +294,36 @@ public class RequestGuard extends HttpFilter {
         }
     }
 
+    /**
+     * A body-less API state change with a form's content type ({@code
+     * application/x-www-form-urlencoded}, {@code multipart/form-data}, {@code text/plain}) that
+     * names neither its origin nor its site: what an HTML form on another site sends from an old
+     * browser. A script (Basic, a token, a cookie jar) sends JSON or no type; Editlock's own pages
+     * always name theirs.
+     */
+    private static boolean unnamedForm(HttpServletRequest request) {
+        if (request.getHeader("Origin") != null
+                || request.getHeader("Sec-Fetch-Site") != null
+                || request.getContentLengthLong() > 0
+                || mayHaveBody(request)) { // a body that is not JSON is refused anyway (415)
+            return false;
+        }
+        String type = request.getContentType();
+        if (type == null) {
+            return false;
+        }
+        String media = type.toLowerCase(Locale.ROOT).split(";", 2)[0].strip();
+        return media.equals("application/x-www-form-urlencoded")
+                || media.equals("multipart/form-data")
+                || media.equals("text/plain");
+    }
+
     private static boolean isJson(HttpServletRequest request) {
         String type = request.getContentType();
         return type != null
                 && type.toLowerCase(Locale.ROOT).replace(" ", "").startsWith("application/json");
     }
 
-    /** Chunked HTTP/1.1, or HTTP/2 without a length (HTTP/1.1 without either has no body). */
     /**
      * The plain listener speaks no HTTP/2 ({@code http2-enabled=false}), so a request asking for
      * {@code Upgrade: h2c} is served as HTTP/1.1; but the container keeps the body of such a
@@ -294,6 +338,7 @@ public class RequestGuard extends HttpFilter {
                         || request.getHeader("Transfer-Encoding") != null);
     }
 
+    /** Chunked HTTP/1.1, or HTTP/2 without a length (HTTP/1.1 without either has no body). */
     private static boolean mayHaveBody(HttpServletRequest request) {
         return request.getHeader("Transfer-Encoding") != null
                 || !request.getProtocol().startsWith("HTTP/1");

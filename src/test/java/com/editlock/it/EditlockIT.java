@@ -532,6 +532,17 @@ public class EditlockIT {
         assertThat(script.postJson("api/tokens", "{\"name\":\"another\"}").statusCode())
                 .as("a token cannot make tokens")
                 .isEqualTo(403);
+        HttpResponse<String> other = sara.postJson("api/tokens", "{\"name\":\"report\"}");
+        long otherId = json(other.body()).getJsonNumber("id").longValue();
+        HttpResponse<String> revokeOther = script.delete("api/tokens/" + otherId);
+        assertThat(revokeOther.statusCode()).as("a token revokes no other token").isEqualTo(403);
+        assertThat(json(revokeOther.body()).getString("error")).contains("only itself");
+        Browser report = new Browser(uri()).bearer(json(other.body()).getString("token"));
+        assertThat(report.get("api/locks").statusCode()).as("still valid").isEqualTo(200);
+        assertThat(report.delete("api/tokens/" + otherId).statusCode())
+                .as("but a token may revoke itself")
+                .isEqualTo(204);
+        assertThat(report.get("api/locks").statusCode()).isEqualTo(401);
         // Sara's own session is another owner: the script's lock is not hers to release there.
         assertThat(sara.postJson("api/locks", "{\"resource\":\"item:5:filters\"}").statusCode())
                 .isEqualTo(409);

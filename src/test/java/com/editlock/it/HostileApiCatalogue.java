@@ -130,6 +130,20 @@ final class HostileApiCatalogue {
                         "larger than"));
         all.add(
                 new Case(
+                        "a page's form sent in chunks",
+                        null,
+                        "POST",
+                        "login.xhtml",
+                        Map.of(
+                                "Content-Type",
+                                "application/x-www-form-urlencoded",
+                                "X-Chunked",
+                                "yes"),
+                        "login=login&login:username=" + "a".repeat(2_000_000) + "&login:password=x",
+                        411,
+                        "in chunks"));
+        all.add(
+                new Case(
                         "chunked body larger than the limit",
                         () -> as.apply("omar"),
                         "POST",
@@ -507,6 +521,16 @@ final class HostileApiCatalogue {
                         "POST",
                         "tab-left?view=" + java.util.UUID.randomUUID(),
                         Map.of("Origin", EVIL),
+                        null,
+                        403,
+                        "another site"));
+        all.add(
+                new Case(
+                        "body-less form post naming no origin (an old browser's cross-site form)",
+                        () -> as.apply("omar"),
+                        "POST",
+                        "api/logout",
+                        Map.of("Content-Type", "application/x-www-form-urlencoded"),
                         null,
                         403,
                         "another site"));

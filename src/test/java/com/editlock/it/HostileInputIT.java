@@ -465,6 +465,27 @@ public class HostileInputIT {
         }
     }
 
+    /**
+     * A session's end ends its streams: logging out tells each open page that it gets no more news,
+     * and the node ends the stream (before, it went on with keep-alives for a client that kept
+     * reading, tabs or no tabs).
+     */
+    @org.junit.jupiter.api.Test
+    void loggingOutEndsTheSessionsStreams() throws Exception {
+        Browser sara = new Browser(URI.create(base.toString()));
+        sara.login("sara", "demo");
+        sara.get("configurators.xhtml");
+        try (PageStream own = sara.openStream(m -> {})) {
+            assertThat(own.status()).isEqualTo(200);
+            assertThat(sara.post("api/logout").statusCode()).isEqualTo(204);
+            await("the logged-out session's stream is ended")
+                    .atMost(Duration.ofSeconds(3))
+                    .until(own::endedByServer);
+            assertThat(own.messages())
+                    .anySatisfy(m -> assertThat(m).contains("\"type\":\"unknown\""));
+        }
+    }
+
     /** How long the unread stream's test makes lock traffic. */
     private static final Duration FLOOD = Duration.ofSeconds(30);
 
@@ -595,6 +616,36 @@ public class HostileInputIT {
                 // nothing this second: look at the deadline again
             }
         }
+    }
+
+    /**
+     * Sessions travel in cookies only: a session id in the address ({@code ;jsessionid=}, which
+     * leaks through logs and Referer and lets a session be fixed on a victim) is refused on pages,
+     * the API and the live stream, before the session is touched; the cookie goes on working.
+     */
+    @org.junit.jupiter.api.Test
+    void aSessionIdInTheAddressIsRefusedOnPagesTheApiAndTheLiveStream() {
+        Session own = login("omar");
+        String id = own.cookie().substring(own.cookie().indexOf('=') + 1);
+        for (String path :
+                List.of(
+                        "api/locks;jsessionid=" + id,
+                        "configurators.xhtml;jsessionid=" + id,
+                        "live;jsessionid=" + id + "?tabs=" + java.util.UUID.randomUUID())) {
+            HttpResponse<String> r = send(null, "GET", path, Map.of(), null);
+            assertThat(r.statusCode()).as(path).isEqualTo(400);
+            assertThat(r.body()).as(path).contains("cookie only");
+            assertThat(r.headers().firstValue("Set-Cookie")).as(path).isEmpty();
+        }
+        assertThat(send(own, "GET", "api/locks", Map.of(), null).statusCode())
+                .as("the cookie still works")
+                .isEqualTo(200);
+        // An error page's language links stay on this site, whatever address was asked for.
+        HttpResponse<String> offSite = send(own, "GET", "/evil.example/x", Map.of(), null);
+        assertThat(offSite.statusCode()).isEqualTo(400);
+        assertThat(offSite.body())
+                .contains("href=\"/evil.example/x?lang=de\"")
+                .doesNotContain("href=\"//");
     }
 
     @org.junit.jupiter.api.Test
@@ -833,6 +884,80 @@ public class HostileInputIT {
                 after.get() / 1024,
                 (after.get() - before) / 1024,
                 (System.nanoTime() - settled) / 1_000_000_000);
+    }
+
+    /**
+     * Made-up API tokens — no user name needed — from one address hold back only further made-up
+     * tokens from it: a colleague at that address (an office's NAT, the proxy) logs in with the
+     * right password at once, and a valid token from it gets in (the probe: refused for minutes).
+     */
+    @org.junit.jupiter.api.Test
+    void madeUpTokensFromAnAddressKeepNeitherAPasswordNorAValidTokenOut() throws Exception {
+        URI at = URI.create(base.toString());
+        String office = "127.0.0.7"; // this test's own address: the counts are per address
+        Session ada = login("ada");
+        HttpResponse<String> made =
+                send(
+                        ada,
+                        "POST",
+                        "api/tokens",
+                        HostileApiCatalogue.json(),
+                        "{\"name\":\"office script\",\"days\":1}");
+        assertThat(made.statusCode()).isEqualTo(201);
+        jakarta.json.JsonObject token =
+                jakarta.json.Json.createReader(new java.io.StringReader(made.body())).readObject();
+        int heldBack = 0;
+        for (int i = 0; i < 30; i++) {
+            String madeUp = "elk_" + String.format("%043d", i);
+            LoopbackHttp.Answer answer =
+                    LoopbackHttp.send(
+                            office,
+                            at,
+                            "GET",
+                            "api/locks",
+                            Map.of("Authorization", "Bearer " + madeUp),
+                            null);
+            assertThat(answer.status()).as("made-up token %d", i).isIn(401, 429);
+            heldBack += answer.status() == 429 ? 1 : 0;
+        }
+        assertThat(heldBack).as("made-up tokens past the allowance are held back").isPositive();
+        LoopbackHttp.Answer valid =
+                LoopbackHttp.send(
+                        office,
+                        at,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", "Bearer " + token.getString("token")),
+                        null);
+        assertThat(valid.status()).as("a valid token from the same address").isEqualTo(200);
+        LoopbackHttp.Answer colleague =
+                LoopbackHttp.send(
+                        office,
+                        at,
+                        "GET",
+                        "api/locks",
+                        Map.of("Authorization", HostileApiCatalogue.basic("sara", "demo")),
+                        null);
+        assertThat(colleague.status())
+                .as("a colleague's right password from the same address")
+                .isEqualTo(200);
+        colleague.headers().stream()
+                .filter(
+                        h ->
+                                h.toLowerCase(java.util.Locale.ROOT)
+                                        .startsWith("set-cookie: jsessionid="))
+                .map(h -> h.substring(12, h.indexOf(';')))
+                .forEach(cookie -> send(new Session(cookie), "POST", "api/logout", Map.of(), null));
+        assertThat(
+                        send(
+                                        ada,
+                                        "DELETE",
+                                        "api/tokens/" + token.getJsonNumber("id").longValue(),
+                                        Map.of(),
+                                        null)
+                                .statusCode())
+                .isEqualTo(204);
+        send(ada, "POST", "api/logout", Map.of(), null);
     }
 
     @org.junit.jupiter.api.Test

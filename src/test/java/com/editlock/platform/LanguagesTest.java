@@ -40,6 +40,18 @@ class LanguagesTest {
     }
 
     @Test
+    void aLanguageLinkStaysOnThisSiteWhateverAddressWasAskedFor() {
+        assertThat(Languages.link("/configurators.xhtml", "id=3&lang=en", "de"))
+                .isEqualTo("/configurators.xhtml?id=3&lang=de");
+        assertThat(Languages.link("//evil.example/x", null, "de"))
+                .isEqualTo("/evil.example/x?lang=de");
+        assertThat(Languages.link("/\\evil.example/x", null, "en"))
+                .isEqualTo("/evil.example/x?lang=en");
+        assertThat(Languages.link("///\\/evil.example", "a=b", "en"))
+                .isEqualTo("/evil.example?a=b&lang=en");
+    }
+
+    @Test
     void theReadersChoiceBeatsTheCookieWhichBeatsTheBrowser() {
         assertThat(Languages.of(request("de", "en", Locale.ENGLISH))).isEqualTo(Locale.GERMAN);
         assertThat(Languages.of(request(null, "de", Locale.ENGLISH))).isEqualTo(Locale.GERMAN);
