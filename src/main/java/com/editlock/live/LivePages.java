@@ -20,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -77,9 +75,6 @@ public class LivePages {
     /** How many pages a session keeps for another node (Faces keeps 64 views per session). */
     static final int SESSION_PAGES_KEPT = 64;
 
-    /** Threads that complete the responses of stalled streams. */
-    private static final int CLOSERS = 4;
-
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
 
     /** The tabs of each session that has pages here, so that its end forgets them. */
@@ -88,7 +83,6 @@ public class LivePages {
     private TabSockets tabs;
     private TabReleases releases;
     private LiveStreams streams;
-    private ExecutorService closer;
     private Thread writer;
     private Thread handOff;
 
@@ -109,22 +103,10 @@ public class LivePages {
         releases = new TabReleases(threads, settings.tabGraceSeconds() * 1000L);
         tabs = new TabSockets(releases, this::releaseTab);
         long origin = System.nanoTime();
-        // Completing a stalled stream's response waits for its client, up to the listener's
-        // write time-out (30 s): a few threads of their own, never the writer or a request's.
-        closer =
-                Executors.newFixedThreadPool(
-                        CLOSERS,
-                        task -> {
-                            Thread t = threads.newThread(task);
-                            t.setName("editlock-live-closer");
-                            t.setDaemon(true);
-                            return t;
-                        });
         streams =
                 new LiveStreams(
                         gone -> gone.forEach(tabs::closed),
-                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin),
-                        closer);
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin));
         writer = threads.newThread(streams);
         writer.setName("editlock-live-writer");
         writer.setDaemon(true);
@@ -195,7 +177,6 @@ public class LivePages {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        closer.shutdown(); // what it still completes, the container's stop ends anyway
     }
 
     /** A page opened in tab {@code viewToken} of the current request's session. */

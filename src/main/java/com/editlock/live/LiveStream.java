@@ -24,13 +24,13 @@ import java.util.regex.Pattern;
  *
  * <p>This request thread only starts the asynchronous response, sets its headers and hands it to
  * {@link LivePages}; every write and the completion happen on the application's writer thread
- * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails, when its client
- * leaves what was written untaken for a few seconds, or when the application stops. It never
- * touches the HTTP session: the tabs are matched against the session cookie they were opened with,
- * so an open stream does not keep an idle session alive. A request that names no tab of its session
- * is answered {@code unknown} for each and ended at once: only a session's open pages can hold a
- * stream open, and one session at most {@link LiveStreams#MAX_STREAMS_PER_SESSION} (its oldest is
- * ended). The request guard refuses a stream asked for by another site's page ({@code Origin}).
+ * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails, when none of its
+ * tabs is a page any more, or when the application stops. It never touches the HTTP session: the
+ * tabs are matched against the session cookie they were opened with, so an open stream does not
+ * keep an idle session alive. A request that names no tab of its session is answered {@code
+ * unknown} for each and ended at once: only a session's open pages can hold a stream open, and one
+ * session at most {@link LiveStreams#MAX_STREAMS_PER_SESSION} (its oldest is ended). The request
+ * guard refuses a stream asked for by another site's page ({@code Origin}).
  */
 @WebServlet(urlPatterns = "/live", asyncSupported = true)
 public class LiveStream extends HttpServlet {
@@ -115,15 +115,6 @@ public class LiveStream extends HttpServlet {
 
         Sink(AsyncContext async) {
             this.async = async;
-        }
-
-        /**
-         * The container's answer whether what was written before has left its buffer; when it says
-         * yes, the next write and flush do not wait for the client (Payara's buffer takes them).
-         */
-        @Override
-        public boolean ready() throws IOException {
-            return out().isReady();
         }
 
         @Override

@@ -13,7 +13,6 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,16 +46,6 @@ import java.util.logging.Logger;
  * the next one: a burst of a thousand lock changes makes each open page look at most a few times,
  * never a thousand.
  *
- * <p><b>Unread is gone too.</b> A client that keeps its connection but does not read (a script, a
- * frozen tab, a laptop whose network went) would make the container hold everything written to it,
- * and a blocking write would hold the one writer, and every other stream with it, for the
- * container's write time-out. So the writer writes only while the container says the client has
- * taken what was written before ({@link Sink#ready()}); while it has not, a tab's messages wait
- * coalesced (one per tab at most), and a stream whose client has taken nothing for {@link
- * #STALL_MILLIS} is ended as gone: its tabs are reported lost (grace, then release) and its
- * response is completed on the closer, not on the writer, since completing a response the client
- * does not read waits for it.
- *
  * <p><b>No page, no stream.</b> A tab whose view ended (left, evicted, its session over) is told
  * {@code unknown} ({@link #forget}); a stream left with none of its tabs a page is ended right
  * after that message, so a logged-out session holds no stream open.
@@ -89,12 +78,6 @@ final class LiveStreams implements Runnable {
      */
     static final long RETRY_MILLIS = 500;
 
-    /**
-     * How long a client may leave what was written to it untaken before its stream is ended as
-     * gone.
-     */
-    static final long STALL_MILLIS = 5000;
-
     /** The most streams one session holds open at once. */
     static final int MAX_STREAMS_PER_SESSION = 16;
 
@@ -115,15 +98,9 @@ final class LiveStreams implements Runnable {
 
     /**
      * Where one stream's bytes go: the container's response, or a test's buffer. Called on the
-     * writer only (but a stalled stream's {@link #end}, on the closer).
+     * writer only.
      */
     interface Sink {
-        /**
-         * Whether the client has taken what was written before, so that a write now does not wait
-         * (the container then keeps what is written, within its buffer); throws when it is gone.
-         */
-        boolean ready() throws IOException;
-
         /** Writes and flushes {@code text}; throws when the client is gone. */
         void write(String text) throws IOException;
 
@@ -156,9 +133,6 @@ final class LiveStreams implements Runnable {
 
         /** Its tabs that are no pages any more. */
         private final Set<String> forgotten = ConcurrentHashMap.newKeySet();
-
-        /** Since when its client has not taken what was written (clock millis), or -1. */
-        private long stalledSince = -1;
 
         /** Waits in {@code dirty}: a stream is queued there once however many messages wait. */
         private final AtomicBoolean queued = new AtomicBoolean();
@@ -198,9 +172,6 @@ final class LiveStreams implements Runnable {
     private final Consumer<Collection<String>> lost;
     private final Clock clock;
 
-    /** Completes the responses of streams ended as stalled, which may wait for their client. */
-    private final Executor closer;
-
     private volatile boolean running = true;
 
     /** A keep-alive asked for out of turn ({@link #keepAliveNow}). */
@@ -221,17 +192,8 @@ final class LiveStreams implements Runnable {
      * once).
      */
     LiveStreams(Consumer<Collection<String>> lost, Clock clock) {
-        this(lost, clock, Runnable::run);
-    }
-
-    /**
-     * As above, with {@code closer} completing the responses of stalled streams (a thread that
-     * handles no request).
-     */
-    LiveStreams(Consumer<Collection<String>> lost, Clock clock, Executor closer) {
         this.lost = lost;
         this.clock = clock;
-        this.closer = closer;
         this.lastKeepAlive =
                 clock.millis(); // the first keep-alive a second from now, not on top of the
         // first stream's greeting
@@ -444,7 +406,7 @@ final class LiveStreams implements Runnable {
     }
 
     private void write(Stream s, long now, boolean keepAlive) {
-        if (s.ended || stalled(s)) {
+        if (s.ended) {
             return;
         }
         StringBuilder out = new StringBuilder();
@@ -477,39 +439,7 @@ final class LiveStreams implements Runnable {
         }
     }
 
-    /**
-     * Whether {@code s}'s client has not taken what was written before, so nothing is written now;
-     * ends the stream once that has lasted {@link #STALL_MILLIS}, or when the client is gone.
-     */
-    private boolean stalled(Stream s) {
-        boolean ready;
-        try {
-            ready = s.sink.ready();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINEST, "A live stream's client is gone", e);
-            end(s, true);
-            return true;
-        }
-        long now = clock.millis();
-        if (ready) {
-            s.stalledSince = -1;
-            return false;
-        }
-        if (s.stalledSince < 0) {
-            s.stalledSince = now;
-        } else if (now - s.stalledSince >= STALL_MILLIS) {
-            LOG.fine("A live stream's client took nothing for " + STALL_MILLIS + " ms: ended");
-            end(s, true, true);
-        }
-        return true;
-    }
-
     private void end(Stream s, boolean tellLost) {
-        end(s, tellLost, false);
-    }
-
-    /** Ends {@code s}; {@code stalled}: its response is completed by the closer. */
-    private void end(Stream s, boolean tellLost, boolean stalled) {
         if (s.ended) {
             return;
         }
@@ -535,22 +465,10 @@ final class LiveStreams implements Runnable {
             }
             gone.add(tab);
         }
-        Runnable complete =
-                () -> {
-                    try {
-                        s.sink.end();
-                    } catch (RuntimeException e) {
-                        LOG.log(Level.FINEST, "Ending a stream whose client is gone", e);
-                    }
-                };
-        if (stalled) {
-            try {
-                closer.execute(complete);
-            } catch (RuntimeException e) { // the closer stopped: the application is stopping
-                complete.run();
-            }
-        } else {
-            complete.run();
+        try {
+            s.sink.end();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINEST, "Ending a stream whose client is gone", e);
         }
         if (tellLost) {
             try {

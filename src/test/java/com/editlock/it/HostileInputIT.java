@@ -493,11 +493,9 @@ public class HostileInputIT {
      * A stream whose client keeps the connection and reads nothing (a script, a frozen tab): 64 of
      * Sara's list tabs on one stream that is never read, while Omar takes and gives back a record
      * through the API for 30 s, every change news for each of those tabs. The node goes on telling
-     * everyone else (its one writer never waits for that client): Ada's open list hears the next
-     * change within a second; and what the node's heap holds after the 30 s is within 4 MB of
-     * before (the probe that found it: 150 → 309 MB in about 20 s). On loopback the kernel's send
-     * buffer (up to 4 MB) takes all 30 s bring, so the stall's end is shown by {@code
-     * LiveStreamsTest}; here, that nothing waits on the heap or holds the others back.
+     * everyone else: Ada's open list hears the next change within a second; and what the node's
+     * heap holds after the 30 s is within 4 MB of before (the probe that found it: 150 → 309 MB in
+     * about 20 s). On loopback the kernel's send buffer (up to 4 MB) takes all 30 s bring.
      */
     @org.junit.jupiter.api.Test
     void anUnreadStreamHoldsNoOneBackAndCannotGrowTheHeap() throws Exception {

@@ -24,20 +24,11 @@ class LiveStreamsTest {
         final List<String> writers = new ArrayList<>();
         boolean gone;
 
-        /** False while the client takes nothing (its buffers are full). */
-        boolean takes = true;
-
         int ended;
-
-        @Override
-        public boolean ready() {
-            return takes;
-        }
 
         @Override
         public void write(String text) throws IOException {
             writers.add(Thread.currentThread().getName());
-            assertThat(takes).as("written to while it takes nothing").isTrue();
             if (gone) {
                 throw new IOException("Broken pipe");
             }
@@ -285,79 +276,6 @@ class LiveStreamsTest {
                 .allSatisfy(c -> assertThat(c.ended).isZero());
         assertThat(elsewhere.ended).isZero();
         assertThat(streams.size()).isEqualTo(LiveStreams.MAX_STREAMS_PER_ADDRESS + 1);
-    }
-
-    /**
-     * A client that keeps its connection and reads nothing: nothing more is written to it (the
-     * container would hold it all), its tabs' news waits coalesced, and once it has taken nothing
-     * for the stall limit its stream is ended as gone — its tabs reported lost — and its response
-     * completed on the closer, since that waits for the client; the writer goes on at once.
-     */
-    @Test
-    void aClientThatTakesNothingGetsNoMoreWritesAndIsEndedAsGoneAfterTheStallLimit() {
-        List<Runnable> closing = new ArrayList<>();
-        LiveStreams live =
-                new LiveStreams(tabs -> lost.add(List.copyOf(tabs)), now::get, closing::add);
-        Client reader = new Client();
-        Client stalled = new Client();
-        live.open(reader, List.of("r"));
-        live.open(stalled, List.of("a", "b"));
-        live.pass();
-        stalled.takes = false;
-        long from = now.get();
-        // seen taking nothing from the first pass on, 100 ms after it stopped
-        while (now.get() - from < LiveStreams.STALL_MILLIS) {
-            for (int i = 0; i < 100; i++) {
-                live.tell("a", "lock");
-                live.tell("b", "presence");
-            }
-            live.tell("r", "lock");
-            now.addAndGet(LiveStreams.PROBE_MILLIS);
-            live.pass();
-        }
-        assertThat(stalled.received).hasToString("retry: 500\n\n");
-        assertThat(lost).as("not yet: it may take again").isEmpty();
-        assertThat(reader.received).contains("{\"tab\":\"r\",\"type\":\"lock\"}");
-
-        now.addAndGet(LiveStreams.PROBE_MILLIS);
-        live.pass();
-        assertThat(lost).as("ended as gone at the limit").containsExactly(List.of("a", "b"));
-        assertThat(live.size()).isOne();
-        assertThat(stalled.ended).as("not completed by the writer").isZero();
-        assertThat(closing).hasSize(1);
-        closing.get(0).run();
-        assertThat(stalled.ended).isOne();
-        int before = reader.received.length();
-        live.tell("r", "lock");
-        live.pass();
-        assertThat(reader.received.length()).as("the other stream goes on").isGreaterThan(before);
-    }
-
-    /** A client that takes again within the limit gets one message per tab and keeps its stream. */
-    @Test
-    void aSlowClientThatTakesAgainWithinTheLimitGetsEachTabsNewsOnceAndKeepsItsStream() {
-        Client c = new Client();
-        streams.open(c, List.of("a", "b"));
-        streams.pass();
-        c.takes = false;
-        for (int i = 0; i < 1000; i++) {
-            streams.tell("a", "lock");
-            streams.tell("b", "lock");
-        }
-        now.addAndGet(LiveStreams.STALL_MILLIS - LiveStreams.KEEP_ALIVE_MILLIS);
-        streams.pass();
-        c.takes = true;
-        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS - 1);
-        streams.pass();
-        assertThat(c.received.toString().split("\n\n"))
-                .containsExactly(
-                        "retry: 500",
-                        "data: {\"tab\":\"a\",\"type\":\"lock\"}",
-                        "data: {\"tab\":\"b\",\"type\":\"lock\"}");
-        now.addAndGet(LiveStreams.STALL_MILLIS);
-        streams.pass();
-        assertThat(lost).isEmpty();
-        assertThat(streams.size()).isOne();
     }
 
     /**
