@@ -119,16 +119,11 @@ public class LiveStream extends HttpServlet {
 
         @Override
         public void write(String text) throws IOException {
-            ServletOutputStream stream = out();
-            stream.write(text.getBytes(StandardCharsets.UTF_8));
-            stream.flush();
-        }
-
-        private ServletOutputStream out() throws IOException {
             if (out == null) {
                 out = async.getResponse().getOutputStream();
             }
-            return out;
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
         }
 
         @Override

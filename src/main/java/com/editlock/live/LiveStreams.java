@@ -139,9 +139,6 @@ final class LiveStreams implements Runnable {
 
         private volatile boolean ended;
 
-        /** Queued to be ended as its holder's oldest (guarded by {@code byHolder}). */
-        private boolean retiring;
-
         private Stream(Sink sink, List<String> holders, List<String> tabs) {
             this.sink = sink;
             this.holders = holders;
@@ -161,7 +158,7 @@ final class LiveStreams implements Runnable {
     /** Each holder's open streams (a session's, a person's, an address's), oldest first. */
     private final Map<String, Deque<Stream>> byHolder = new HashMap<>(); // guarded by itself
 
-    /** Streams to end on the writer: the oldest of a session that opened too many. */
+    /** Streams to end on the writer: the oldest of a holder that opened too many. */
     private final Queue<Stream> retired = new ConcurrentLinkedQueue<>();
 
     /** Streams none of whose tabs is a page any more: ended once what they were told is out. */
@@ -240,14 +237,8 @@ final class LiveStreams implements Runnable {
             for (String holder : stream.holders) {
                 Deque<Stream> mine = byHolder.computeIfAbsent(holder, k -> new ArrayDeque<>());
                 mine.addLast(stream);
-                int bound = bound(holder);
-                for (java.util.Iterator<Stream> oldest = mine.iterator();
-                        mine.size() - retiring(mine) > bound && oldest.hasNext(); ) {
-                    Stream s = oldest.next();
-                    if (!s.retiring) {
-                        s.retiring = true;
-                        retired.add(s);
-                    }
+                while (mine.size() > bound(holder)) {
+                    retired.add(mine.pollFirst()); // ended once, however many holders retire it
                 }
             }
         }
@@ -299,15 +290,6 @@ final class LiveStreams implements Runnable {
             return MAX_STREAMS_PER_SESSION;
         }
         return holder.startsWith("person:") ? MAX_STREAMS_PER_PERSON : MAX_STREAMS_PER_ADDRESS;
-    }
-
-    /** How many of {@code mine} are already on their way out. */
-    private static int retiring(Deque<Stream> mine) {
-        int n = 0;
-        for (Stream s : mine) {
-            n += s.retiring ? 1 : 0;
-        }
-        return n;
     }
 
     private void queue(Stream stream) {

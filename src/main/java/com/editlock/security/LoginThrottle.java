@@ -27,9 +27,9 @@ import java.util.logging.Logger;
  *       5): a guesser at one account. Only that address waits; the person, from anywhere else, logs
  *       in at once.
  *   <li><b>one client address</b>, for any login names ({@code locks.login.failures.per.address},
- *       20): one address trying many accounts. Made-up API tokens from an address are counted
- *       apart, with the same allowance, and hold back only further made-up tokens: a valid token is
- *       checked first and always gets in.
+ *       20): one address trying many accounts. Made-up API tokens from an address are counted apart
+ *       ({@value #TOKEN_FAILURES_PER_ADDRESS}) and hold back only further made-up tokens: a valid
+ *       token is checked first and always gets in.
  *   <li><b>one login name from many addresses</b>: when failures for one name come from {@value
  *       #SPREAD_ADDRESSES} or more addresses within the window, a guesser spreads over many
  *       machines, and every address that has not logged in as that name before (on this node,

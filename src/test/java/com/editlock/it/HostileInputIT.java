@@ -541,38 +541,20 @@ public class HostileInputIT {
                     assertThat(sara.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
                     assertThat(ada.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
                 }
-                assertThat(
-                                send(
-                                                omar,
-                                                "POST",
-                                                "api/locks",
-                                                HostileApiCatalogue.json(),
-                                                "{\"resource\":\"" + key + "\"}")
-                                        .statusCode())
-                        .isEqualTo(201);
-                assertThat(send(omar, "DELETE", "api/locks/" + key, Map.of(), null).statusCode())
-                        .isEqualTo(204);
+                take(omar, key);
+                giveBack(omar, key);
                 changes += 2;
             }
             long flooded = node.usedAfterGc();
 
             int heard = adas.messages().size();
-            assertThat(
-                            send(
-                                            omar,
-                                            "POST",
-                                            "api/locks",
-                                            HostileApiCatalogue.json(),
-                                            "{\"resource\":\"" + key + "\"}")
-                                    .statusCode())
-                    .isEqualTo(201);
+            take(omar, key);
             long told = System.nanoTime();
             await("Ada's open list hears of the last change")
                     .atMost(Duration.ofSeconds(1))
                     .until(() -> adas.messages().size() > heard);
             long heardAfter = (System.nanoTime() - told) / 1_000_000;
-            assertThat(send(omar, "DELETE", "api/locks/" + key, Map.of(), null).statusCode())
-                    .isEqualTo(204);
+            giveBack(omar, key);
 
             assertThat(flooded - before)
                     .as("what 30 s of lock traffic left on the heap beside an unread stream, bytes")
@@ -588,6 +570,23 @@ public class HostileInputIT {
                     (flooded - before) / 1024,
                     heardAfter);
         }
+    }
+
+    private void take(Session as, String key) {
+        assertThat(
+                        send(
+                                        as,
+                                        "POST",
+                                        "api/locks",
+                                        HostileApiCatalogue.json(),
+                                        "{\"resource\":\"" + key + "\"}")
+                                .statusCode())
+                .isEqualTo(201);
+    }
+
+    private void giveBack(Session as, String key) {
+        assertThat(send(as, "DELETE", "api/locks/" + key, Map.of(), null).statusCode())
+                .isEqualTo(204);
     }
 
     /**
