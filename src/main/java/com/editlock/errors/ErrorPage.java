@@ -45,6 +45,24 @@ public class ErrorPage extends HttpServlet {
                 && t.getMessage().startsWith("Unable to restore view");
     }
 
+    /**
+     * {@code 400} "This page has expired", with what the request typed (so nothing is lost): a
+     * session that ended, a view state that was never ours, or one that claims a page is stateless
+     * when it is not. Faces answers it this way itself ({@link ExpiredViews}); this page does for
+     * whatever reaches the container.
+     */
+    static void expired(HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        Map<String, String> typed = TypedValues.of(request);
+        ErrorAnswers.sayWithTyped(
+                request,
+                response,
+                400,
+                "error.expired.title",
+                typed.isEmpty() ? "error.expired.text" : "error.expired.typed",
+                typed);
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
@@ -63,14 +81,7 @@ public class ErrorPage extends HttpServlet {
             // A session that ended, a view state that was never ours, or one that claims a page
             // is stateless when it is not (Mojarra: "Unable to restore view").
             if (t instanceof ViewExpiredException || unrestorable(t)) {
-                Map<String, String> typed = TypedValues.of(request);
-                ErrorAnswers.sayWithTyped(
-                        request,
-                        response,
-                        400,
-                        "error.expired.title",
-                        typed.isEmpty() ? "error.expired.text" : "error.expired.typed",
-                        typed);
+                expired(request, response);
                 return;
             }
         }

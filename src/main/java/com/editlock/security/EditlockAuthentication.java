@@ -96,6 +96,10 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     @Inject ApiTokens tokens;
 
+    @Inject BodyReads bodies;
+
+    @Inject LoginDevices devices;
+
     @Override
     public AuthenticationStatus validateRequest(
             HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
@@ -116,6 +120,11 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             } catch (IOException e) {
                 // the client went away; nothing more to tell it
             }
+            return AuthenticationStatus.SEND_FAILURE;
+        }
+        if (!bodies.readForm(request, response)) { // a form's body, read now and counted, so no
+            // address can hold the node's workers with slow ones (this runs before anything
+            // that reads it, a login included)
             return AuthenticationStatus.SEND_FAILURE;
         }
         Credential credential = context.getAuthParameters().getCredential();
@@ -206,9 +215,14 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         Credential normalized = normalized(credential);
         String name = normalized instanceof UsernamePasswordCredential up ? up.getCaller() : "";
         String address = ClientAddress.of(request, settings.trustedProxies());
-        Duration wait = throttle.wait(name, address);
-        if (!wait.isZero()) {
-            return tooManyAttempts(request, response, context, wait);
+        // A browser this person logged in with before is not held back by others' failures
+        // (LoginDevices): not by its address's, nor by a guesser's at this name from there.
+        boolean knownDevice = devices.trusted(request, name);
+        if (!knownDevice) {
+            Duration wait = throttle.wait(name, address);
+            if (!wait.isZero()) {
+                return tooManyAttempts(request, response, context, wait);
+            }
         }
         CredentialValidationResult result;
         try {
@@ -218,6 +232,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         }
         if (result.getStatus() != CredentialValidationResult.Status.VALID) {
             throttle.failed(name, address);
+            if (knownDevice) {
+                devices.failed(request, name);
+            }
             if (isApi(request)) {
                 return unauthorized(request, response, "Wrong user name or password.");
             }
@@ -225,7 +242,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                     ? AuthenticationStatus.SEND_FAILURE
                     : context.doNothing();
         }
-        throttle.succeeded(name, address);
+        if (!knownDevice) { // a known device's success clears no count a guesser could use
+            throttle.succeeded(name, address);
+        }
         String login = result.getCallerPrincipal().getName();
         String displayName;
         try {
@@ -243,6 +262,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                 new SessionCaller(
                         login, Set.copyOf(result.getCallerGroups()), System.currentTimeMillis()));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
+        if (!isApi(request)) { // a browser's login screen: it keeps (or now gets) a device cookie
+            devices.succeeded(request, response, login, knownDevice);
+        }
         return context.notifyContainerAboutLogin(result);
     }
 

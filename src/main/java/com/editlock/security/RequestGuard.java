@@ -23,6 +23,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Set;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
@@ -42,7 +43,8 @@ import java.util.regex.Pattern;
  *       with a form's content type that names neither (an old browser's cross-site form);
  *   <li>API state changes whose body is not {@code application/json} ({@code 415});
  *   <li>bodies larger than {@code locks.max.body.bytes} ({@code 413}), whether or not they announce
- *       their length; a page's form that does not announce it ({@code 411}).
+ *       their length; a page's form that does not announce it ({@code 411}); an API body of unknown
+ *       length that cannot be read, broken or cut off ({@code 400}, one log line).
  * </ul>
  *
  * It adds the security headers to every answer: a Content-Security-Policy that allows only this
@@ -66,8 +68,11 @@ public class RequestGuard extends HttpFilter {
             Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final long DRAIN_MAX = 16L * 1024 * 1024;
+    private static final Logger LOG = Logger.getLogger(RequestGuard.class.getName());
 
     @Inject transient Settings settings;
+
+    @Inject transient BodyReads bodies;
 
     @Override
     protected void doFilter(
@@ -129,10 +134,24 @@ public class RequestGuard extends HttpFilter {
                                 + " in chunks.");
                 return;
             }
-            if (api && request.getContentLengthLong() < 0 && mayHaveBody(request)) {
-                // Length unknown (chunked, or HTTP/2): read it here, up to the limit, so no
-                // resource sees more.
-                byte[] body = readAtMost(request.getInputStream(), limit);
+            long length = request.getContentLengthLong();
+            if (api && (length > 0 || (length < 0 && mayHaveBody(request)))) {
+                // Read here, up to the limit (a body of unknown length, chunked or HTTP/2, too), so
+                // no resource sees more; counted against its address while it arrives.
+                String from = bodies.addressOf(request);
+                if (!bodies.enter(from)) {
+                    BodyReads.refuse(request, response);
+                    return;
+                }
+                byte[] body;
+                try {
+                    body = readAtMost(request.getInputStream(), limit);
+                } catch (IOException e) {
+                    unreadable(request, response, e);
+                    return;
+                } finally {
+                    bodies.leave(from);
+                }
                 if (body == null) {
                     refuseBody(request, response, limit);
                     return;
@@ -162,16 +181,52 @@ public class RequestGuard extends HttpFilter {
 
     /**
      * Reads and throws away a body of up to {@value #DRAIN_MAX} bytes, so that its client, which
-     * sends all of it before reading, gets the answer.
+     * sends all of it before reading, gets the answer. A body that breaks off or is malformed ends
+     * the draining: the refusal goes out all the same, with the connection closed.
      */
     private static void drain(HttpServletRequest request) throws IOException {
         if (request.getContentLengthLong() <= DRAIN_MAX) {
             InputStream in = request.getInputStream();
             byte[] buffer = new byte[8192];
             long drained = 0;
-            for (int n; drained <= DRAIN_MAX && (n = in.read(buffer)) >= 0; ) {
-                drained += n;
+            try {
+                for (int n; drained <= DRAIN_MAX && (n = in.read(buffer)) >= 0; ) {
+                    drained += n;
+                }
+            } catch (IOException e) {
+                LOG.fine(() -> "Stopped draining a refused body: " + e);
             }
+        }
+    }
+
+    /**
+     * A body of unknown length that could not be read — its chunked encoding broken, or it stopped
+     * arriving until the request's time-out: {@code 400} with the connection closed, and one log
+     * line (no stack trace: it is the client's fault, and a script sending many must not flood the
+     * log with them). Nothing behind the guard has run.
+     */
+    private static void unreadable(
+            HttpServletRequest request, HttpServletResponse response, IOException e) {
+        LOG.info(
+                () ->
+                        "Refused "
+                                + request.getMethod()
+                                + " "
+                                + request.getRequestURI()
+                                + ": its body could not be read ("
+                                + e.getClass().getSimpleName()
+                                + (e.getMessage() == null ? "" : ": " + e.getMessage())
+                                + ")");
+        try {
+            response.setHeader("Connection", "close");
+            ErrorAnswers.send(
+                    request,
+                    response,
+                    400,
+                    "The body could not be read: its chunked encoding was broken, or it stopped"
+                            + " arriving. Nothing was done.");
+        } catch (IOException | IllegalStateException gone) {
+            // the client is gone too: the line above says all there is
         }
     }
 

@@ -352,13 +352,22 @@ class ProxyIT {
             answers.add(guesser.login("sara", "wrong-" + i).status());
         }
         // The proxy logs each request with the node that answered it (refused logins never reach
-        // the application's own request count).
-        String log;
-        try (var in = Files.newInputStream(cluster.proxyLog())) {
-            in.skipNBytes(logFrom);
-            log = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        List<String> guesses = log.lines().filter(l -> l.startsWith("127.0.0.2:")).toList();
+        // the application's own request count). It writes a request's line once the connection
+        // has ended, which may come just after the client has read the answer.
+        List<String> guesses =
+                await("the guesses in the proxy's log")
+                        .atMost(Duration.ofSeconds(5))
+                        .until(
+                                () -> {
+                                    try (var in = Files.newInputStream(cluster.proxyLog())) {
+                                        in.skipNBytes(logFrom);
+                                        return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                                                .lines()
+                                                .filter(l -> l.startsWith("127.0.0.2:"))
+                                                .toList();
+                                    }
+                                },
+                                lines -> lines.size() >= 40);
         assertThat(guesses).as("the guesses in the proxy's log").hasSize(40);
         assertThat(guesses.stream().filter(l -> l.contains(" nodes/node1 ")).count())
                 .as("guesses answered by node 1")

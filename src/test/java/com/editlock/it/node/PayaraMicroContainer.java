@@ -32,6 +32,14 @@ public final class PayaraMicroContainer
 
     private static final AtomicInteger STARTS = new AtomicInteger();
 
+    /** The log of the node deployed last (the test class running now talks to it). */
+    private static volatile Path lastLog;
+
+    /** The log of the node the running test class was deployed to. */
+    public static java.util.Optional<Path> currentLog() {
+        return java.util.Optional.ofNullable(lastLog);
+    }
+
     private Configuration configuration;
     private PayaraNode node;
 
@@ -68,6 +76,7 @@ public final class PayaraMicroContainer
             Path deployed = dir.resolve(n + "-" + archive.getName());
             archive.as(ZipExporter.class).exportTo(deployed.toFile(), true);
             Path log = dir.resolve(n + "-node.log");
+            lastLog = log;
             int port = freePort();
             List<String> jvm =
                     Arrays.stream(configuration.getCmdOptions().trim().split("\\s+"))
