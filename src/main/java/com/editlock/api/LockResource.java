@@ -1,5 +1,6 @@
 package com.editlock.api;
 
+import com.editlock.live.LivePages;
 import com.editlock.lock.HandoverRefusedException;
 import com.editlock.lock.HandoverRequest;
 import com.editlock.lock.Handovers;
@@ -39,6 +40,8 @@ import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /** {@code /api/locks}: take, inspect, renew and release locks as the calling session. */
 @Path("locks")
@@ -61,6 +64,22 @@ public class LockResource {
     @Inject ResourceCatalog catalog;
 
     @Inject CurrentOwner owner;
+
+    @Inject LivePages pages;
+
+    @Inject MetricRegistry metrics;
+
+    private static final Metadata FOREIGN_TABS =
+            Metadata.builder()
+                    .withName("heartbeat_foreign_tabs")
+                    .withDescription(
+                            "Tabs named by heartbeats that were not the session's open pages"
+                                    + " (left out; a beat naming more than "
+                                    + LockResource.MAX_FOREIGN_BEAT_TABS
+                                    + " is refused)")
+                    .build();
+
+    @Context jakarta.servlet.http.HttpServletRequest request;
 
     @Context UriInfo uris;
 
@@ -337,10 +356,19 @@ public class LockResource {
     static final int MAX_BEAT_TABS = 100;
 
     /**
+     * The most tabs one heartbeat may name that are not its session's open pages: a page that
+     * closed a moment ago may still be named once or twice; more is a script.
+     */
+    static final int MAX_FOREIGN_BEAT_TABS = 8;
+
+    /**
      * Renews the session's leases; {@code ?view=} (an editor page's own token, repeated for each of
      * the browser's editing tabs, at most {@value #MAX_BEAT_TABS}) limits it to those tabs' locks.
      * The node notes the beat and renews it with all its others within a second, the lease counted
-     * from now ({@link Heartbeats}). One bad token refuses the whole beat: nothing is noted.
+     * from now ({@link Heartbeats}). One bad token refuses the whole beat: nothing is noted. A
+     * token that is not one of the session's open pages (closed a moment ago, another session's,
+     * made up) renews nothing and is left out; past {@value #MAX_FOREIGN_BEAT_TABS} of them the
+     * whole beat is refused, so a script cannot make the node note and renew tabs by the thousand.
      */
     @POST
     @Path("heartbeat")
@@ -354,7 +382,23 @@ public class LockResource {
                 throw new BadRequestException("view must be the token of one of your tabs.");
             }
         }
-        heartbeats.beatTabs(owner.get().ownerId(), views);
+        if (views.isEmpty()) { // all the owner's tabs (an API client's locks)
+            heartbeats.beatTabs(owner.get().ownerId(), views);
+            return Response.noContent().build();
+        }
+        List<String> distinct = views.stream().distinct().toList();
+        List<String> own = pages.ownPages(request.getRequestedSessionId(), distinct);
+        int foreign = distinct.size() - own.size();
+        if (foreign > 0) {
+            metrics.counter(FOREIGN_TABS).inc(foreign);
+        }
+        if (foreign > MAX_FOREIGN_BEAT_TABS) {
+            throw new BadRequestException(
+                    "A heartbeat names your own open tabs only; " + foreign + " of these are not.");
+        }
+        if (!own.isEmpty()) {
+            heartbeats.beatTabs(owner.get().ownerId(), own);
+        }
         return Response.noContent().build();
     }
 

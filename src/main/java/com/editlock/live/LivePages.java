@@ -278,6 +278,15 @@ public class LivePages {
     }
 
     /**
+     * Which of {@code tabs} are open pages of the session whose cookie is {@code sessionId}, in
+     * their order (with the data grid, also pages another node rendered for it): what a heartbeat
+     * may name.
+     */
+    public List<String> ownPages(String sessionId, List<String> tabs) {
+        return sessionId == null ? List.of() : carried(sessionId, tabs);
+    }
+
+    /**
      * Which of {@code tabsAsked} are pages of the session whose cookie is {@code sessionId} (the
      * others are not).
      */

@@ -6,7 +6,6 @@ import com.editlock.security.ClientAddress;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,14 +24,13 @@ import java.util.regex.Pattern;
  *
  * <p>This request thread only starts the asynchronous response, sets its headers and hands it to
  * {@link LivePages}; every write and the completion happen on the application's writer thread
- * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails, when its client
- * has taken nothing for {@link LiveStreams#STALL_MILLIS}, when none of its tabs is a page any more,
- * or when the application stops. It never touches the HTTP session: the tabs are matched against
- * the session cookie they were opened with, so an open stream does not keep an idle session alive.
- * A request that names no tab of its session is answered {@code unknown} for each and ended at
- * once: only a session's open pages can hold a stream open, and one session at most {@link
- * LiveStreams#MAX_STREAMS_PER_SESSION} (its oldest is ended). The request guard refuses a stream
- * asked for by another site's page ({@code Origin}).
+ * ({@link LiveStreams}). The stream has no time-out: it ends when a write fails, when none of its
+ * tabs is a page any more, or when the application stops. It never touches the HTTP session: the
+ * tabs are matched against the session cookie they were opened with, so an open stream does not
+ * keep an idle session alive. A request that names no tab of its session is answered {@code
+ * unknown} for each and ended at once: only a session's open pages can hold a stream open, and one
+ * session at most {@link LiveStreams#MAX_STREAMS_PER_SESSION} (its oldest is ended). The request
+ * guard refuses a stream asked for by another site's page ({@code Origin}).
  */
 @WebServlet(urlPatterns = "/live", asyncSupported = true)
 public class LiveStream extends HttpServlet {
@@ -86,10 +84,12 @@ public class LiveStream extends HttpServlet {
         }
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
-        Sink sink = new Sink(async);
-        sink.out.setWriteListener(sink); // writes from now on never wait: the writer asks first
         live.connect(
-                sink, session, ClientAddress.of(request, settings.trustedProxies()), asked, mine);
+                new Sink(async),
+                session,
+                ClientAddress.of(request, settings.trustedProxies()),
+                asked,
+                mine);
     }
 
     /**
@@ -108,40 +108,20 @@ public class LiveStream extends HttpServlet {
         response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
     }
 
-    /**
-     * The container's side of a stream: written and ended by the writer thread only. It is the
-     * response's {@link WriteListener}, so the writer asks before each write whether the client has
-     * taken what came before ({@link #ready()}), and the container tells it (on its own threads)
-     * when it may write again or that the connection is gone: a closed connection is named at the
-     * first {@code ready()} after it, not at a write's time-out.
-     */
-    private static final class Sink implements LiveStreams.Sink, WriteListener {
+    /** The container's side of a stream; used by the writer thread only. */
+    private static final class Sink implements LiveStreams.Sink {
         private final AsyncContext async;
-        private final ServletOutputStream out;
-        private volatile Throwable failed;
-        private volatile Runnable changed = () -> {};
+        private ServletOutputStream out;
 
-        Sink(AsyncContext async) throws IOException {
+        Sink(AsyncContext async) {
             this.async = async;
-            this.out = async.getResponse().getOutputStream();
-        }
-
-        @Override
-        public boolean ready() throws IOException {
-            Throwable gone = failed;
-            if (gone != null) {
-                throw new IOException("The stream's connection is gone", gone);
-            }
-            return out.isReady();
-        }
-
-        @Override
-        public void onChange(Runnable changed) {
-            this.changed = changed;
         }
 
         @Override
         public void write(String text) throws IOException {
+            if (out == null) {
+                out = async.getResponse().getOutputStream();
+            }
             out.write(text.getBytes(StandardCharsets.UTF_8));
             out.flush();
         }
@@ -153,17 +133,6 @@ public class LiveStream extends HttpServlet {
             } catch (IllegalStateException e) {
                 // already completed by the container (it stopped): nothing left to end
             }
-        }
-
-        @Override
-        public void onWritePossible() {
-            changed.run();
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            failed = t;
-            changed.run();
         }
     }
 }

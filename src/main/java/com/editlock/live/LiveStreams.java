@@ -42,12 +42,6 @@ import java.util.logging.Logger;
  * docs/live-channel.md). The first write that fails (or throws anything) means the client is gone:
  * the stream is ended and every tab it carried is reported to {@code lost} once.
  *
- * <p><b>Never waits for a client.</b> Before each write the writer asks the stream whether its
- * client has taken what came before ({@link Sink#ready()}); while it has not, nothing is written
- * (each tab's news waits as one message), and a stream whose client took nothing for {@link
- * #STALL_MILLIS} is gone like one whose write failed. A client that keeps its connection and reads
- * nothing therefore holds neither this thread nor more than the container's bounded queue.
- *
  * <p><b>Coalesced.</b> A message only says "look again", so a tab's unsent message is replaced by
  * the next one: a burst of a thousand lock changes makes each open page look at most a few times,
  * never a thousand.
@@ -84,13 +78,6 @@ final class LiveStreams implements Runnable {
      */
     static final long RETRY_MILLIS = 500;
 
-    /**
-     * How long a stream's client may leave what was sent untaken before the stream is ended and its
-     * tabs are handled as gone. Nothing is written to it meanwhile (its tabs' news waits, one
-     * message a tab), so a client that reads nothing holds neither the writer nor the heap.
-     */
-    static final long STALL_MILLIS = 5000;
-
     /** The most streams one session holds open at once. */
     static final int MAX_STREAMS_PER_SESSION = 16;
 
@@ -114,20 +101,6 @@ final class LiveStreams implements Runnable {
      * writer only.
      */
     interface Sink {
-        /**
-         * Whether what was sent before has gone far enough for more to be written without waiting
-         * (nothing is written while it is not); throws when the client is gone.
-         */
-        default boolean ready() throws IOException {
-            return true;
-        }
-
-        /**
-         * Asks to be told, on any thread, when the sink is ready again after a {@code false} from
-         * {@link #ready()}, or when its client is gone.
-         */
-        default void onChange(Runnable changed) {}
-
         /** Writes and flushes {@code text}; throws when the client is gone. */
         void write(String text) throws IOException;
 
@@ -154,9 +127,6 @@ final class LiveStreams implements Runnable {
 
         private boolean started;
         private long lastWrite;
-
-        /** Since when (writer's clock) its client has not taken what was sent; -1: it has. */
-        private long stalledSince = -1;
 
         /** Got a keep-alive this second, so the probes follow. */
         private boolean probe;
@@ -261,7 +231,6 @@ final class LiveStreams implements Runnable {
             holders.add("address:" + address);
         }
         Stream stream = new Stream(sink, List.copyOf(holders), tabs);
-        sink.onChange(() -> queue(stream));
         streams.add(stream);
         tabs.forEach(tab -> byTab.put(tab, stream));
         synchronized (byHolder) {
@@ -422,23 +391,6 @@ final class LiveStreams implements Runnable {
         if (s.ended) {
             return;
         }
-        try {
-            if (!s.sink.ready()) {
-                long at = clock.millis();
-                if (s.stalledSince < 0) {
-                    s.stalledSince = at;
-                } else if (at - s.stalledSince >= STALL_MILLIS) {
-                    LOG.fine("A live stream's client took nothing for " + STALL_MILLIS + " ms");
-                    end(s, true);
-                }
-                return; // its messages wait, one a tab
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINEST, "A live stream's client is gone", e);
-            end(s, true);
-            return;
-        }
-        s.stalledSince = -1;
         StringBuilder out = new StringBuilder();
         if (!s.started) {
             s.started = true;

@@ -494,6 +494,20 @@ final class HostileApiCatalogue {
                         null,
                         400,
                         "at most 100 tabs"));
+        List<String> madeUpTabs = new java.util.ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            madeUpTabs.add(String.format("view=0b7c3c4e-5d1f-4a57-9c1e-%012d", i));
+        }
+        all.add(
+                new Case(
+                        "heartbeat naming 9 tabs that are not the session's open pages",
+                        () -> as.apply("omar"),
+                        "POST",
+                        "api/locks/heartbeat?" + String.join("&", madeUpTabs),
+                        Map.of(),
+                        null,
+                        400,
+                        "your own open tabs only; 9 of these are not"));
         all.add(
                 new Case(
                         "heartbeat naming a tab by something not a token among real ones",

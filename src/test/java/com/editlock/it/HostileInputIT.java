@@ -506,10 +506,7 @@ public class HostileInputIT {
      * through the API for 30 s, every change news for each of those tabs. The node goes on telling
      * everyone else: Ada's open list hears the next change within a second; and what the node's
      * heap holds after the 30 s is within 4 MB of before (the probe that found it: 150 → 309 MB in
-     * about 20 s). On loopback the kernel's send buffer (up to 4 MB) takes all 30 s bring: the
-     * writer never waits for the stream (it asks first), and the stream's end once it has taken
-     * nothing for 5 s, after the kernel's buffer and the container's queue are full, is forced in
-     * {@code LiveStreamsTest} (with the run command it came about 50 s into such traffic).
+     * about 20 s). On loopback the kernel's send buffer (up to 4 MB) takes all 30 s bring.
      */
     @org.junit.jupiter.api.Test
     void anUnreadStreamHoldsNoOneBackAndCannotGrowTheHeap() throws Exception {

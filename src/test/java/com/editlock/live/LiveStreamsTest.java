@@ -24,28 +24,7 @@ class LiveStreamsTest {
         final List<String> writers = new ArrayList<>();
         boolean gone;
 
-        /** Takes nothing: what was sent before still waits for it ({@link #ready()} is false). */
-        boolean full;
-
-        /** The container named its connection closed (a {@code WriteListener}'s onError). */
-        boolean closed;
-
-        Runnable changed;
-
         int ended;
-
-        @Override
-        public boolean ready() throws IOException {
-            if (closed) {
-                throw new IOException("Connection closed");
-            }
-            return !full;
-        }
-
-        @Override
-        public void onChange(Runnable changed) {
-            this.changed = changed;
-        }
 
         @Override
         public void write(String text) throws IOException {
@@ -147,85 +126,6 @@ class LiveStreamsTest {
         assertThat(lost)
                 .as("noticed at the keep-alive after the news, not a second later")
                 .containsExactly(List.of("a"));
-    }
-
-    /**
-     * A client that keeps its connection and takes nothing: nothing more is written to it (its
-     * tabs' news waits as one message each), and after {@link LiveStreams#STALL_MILLIS} without it
-     * taking anything the stream is ended and its tabs are lost, as if it had left.
-     */
-    @Test
-    void aClientThatTakesNothingGetsNoWritesAndIsGoneAfterTheStallBound() {
-        Client c = new Client();
-        streams.open(c, List.of("a", "b"));
-        streams.pass();
-        String before = c.received.toString();
-        c.full = true;
-        for (int i = 0; i < 1000; i++) {
-            streams.tell("a", "lock");
-            streams.tell("b", "lock");
-        }
-        long stalled = 0;
-        while (stalled < LiveStreams.STALL_MILLIS) {
-            streams.pass();
-            now.addAndGet(LiveStreams.PROBE_MILLIS);
-            stalled += LiveStreams.PROBE_MILLIS;
-        }
-        assertThat(c.received).as("nothing written while it takes nothing").hasToString(before);
-        assertThat(lost).isEmpty();
-        assertThat(c.ended).isZero();
-        streams.pass();
-        assertThat(lost).containsExactly(List.of("a", "b"));
-        assertThat(c.ended).isEqualTo(1);
-        assertThat(streams.size()).isZero();
-    }
-
-    /**
-     * A client that is slow but takes what was sent in time is not ended: its waiting news (one
-     * message a tab) goes out when the container says it may write again, and the stall clock
-     * starts over.
-     */
-    @Test
-    void aSlowClientGetsItsWaitingNewsWhenReadyAgainAndItsStallStartsOver() {
-        Client c = new Client();
-        streams.open(c, List.of("a"));
-        streams.pass();
-        c.full = true;
-        streams.tell("a", "lock");
-        streams.tell("a", "presence");
-        streams.pass();
-        now.addAndGet(LiveStreams.STALL_MILLIS - 1);
-        streams.pass();
-        c.full = false;
-        c.changed.run(); // the container: it may write again
-        streams.pass();
-        assertThat(c.received).endsWith("data: {\"tab\":\"a\",\"type\":\"presence\"}\n\n");
-        c.full = true;
-        streams.tell("a", "lock");
-        streams.pass();
-        now.addAndGet(LiveStreams.STALL_MILLIS - 1);
-        streams.pass();
-        assertThat(lost).as("its stall counted from the second time, not the first").isEmpty();
-        now.addAndGet(LiveStreams.KEEP_ALIVE_MILLIS); // the next keep-alive's turn looks again
-        streams.pass();
-        assertThat(lost).containsExactly(List.of("a"));
-    }
-
-    /**
-     * The container names a closed connection (its write listener's error): the stream is ended and
-     * its tabs lost at the writer's next turn, not at the next keep-alive.
-     */
-    @Test
-    void aConnectionTheContainerNamesClosedIsGoneAtTheWritersNextTurn() {
-        Client c = new Client();
-        streams.open(c, List.of("a"));
-        streams.pass();
-        now.addAndGet(10); // long before a keep-alive
-        c.closed = true;
-        c.changed.run();
-        streams.pass();
-        assertThat(lost).containsExactly(List.of("a"));
-        assertThat(c.ended).isEqualTo(1);
     }
 
     @Test
