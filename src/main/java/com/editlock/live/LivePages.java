@@ -106,7 +106,8 @@ public class LivePages {
         streams =
                 new LiveStreams(
                         gone -> gone.forEach(tabs::closed),
-                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin));
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin),
+                        heldWrites());
         writer = threads.newThread(streams);
         writer.setName("editlock-live-writer");
         writer.setDaemon(true);
@@ -117,6 +118,16 @@ public class LivePages {
             handOff.setDaemon(true);
             handOff.start();
         }
+    }
+
+    /**
+     * Where a stream's write that waits for its client runs: a virtual thread each, so a thousand
+     * clients that read nothing cost a thousand parked threads, not a pool that others wait for.
+     */
+    private static java.util.concurrent.Executor heldWrites() {
+        java.util.concurrent.ThreadFactory virtual =
+                Thread.ofVirtual().name("editlock-live-held-write-", 0).factory();
+        return task -> virtual.newThread(task).start();
     }
 
     /**

@@ -108,7 +108,10 @@ public class LiveStream extends HttpServlet {
         response.setHeader("X-Accel-Buffering", "no"); // a proxy must pass each message on at once
     }
 
-    /** The container's side of a stream; used by the writer thread only. */
+    /**
+     * The container's side of a stream; used by the writer thread only, or by the stream's held
+     * write while it is under way.
+     */
     private static final class Sink implements LiveStreams.Sink {
         private final AsyncContext async;
         private ServletOutputStream out;
@@ -119,11 +122,29 @@ public class LiveStream extends HttpServlet {
 
         @Override
         public void write(String text) throws IOException {
+            out().write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
+        /**
+         * Asked before each write: without a write listener Payara answers from the connection's
+         * queue each time (a listener's calls come on the container's threads, also after the
+         * stream was completed: docs/live-channel.md).
+         */
+        @Override
+        public boolean ready() {
+            try {
+                return out().isReady();
+            } catch (IOException e) {
+                return false; // no stream to write to: the write that follows says so
+            }
+        }
+
+        private ServletOutputStream out() throws IOException {
             if (out == null) {
                 out = async.getResponse().getOutputStream();
             }
-            out.write(text.getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            return out;
         }
 
         @Override

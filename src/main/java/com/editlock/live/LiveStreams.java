@@ -13,6 +13,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,11 +28,12 @@ import java.util.logging.Logger;
  * test.
  *
  * <p><b>One writer.</b> Every byte written to a stream, and the end of every stream, happens on the
- * thread running {@link #run()} (a thread the application owns). Request threads, the lock feed and
- * timers only queue a message and wake it. Payara runs a response's completion on whichever thread
- * calls it and recycles the request's objects into that thread's cache; a request thread that
- * completed another request's stream would hand objects still in use to its own next request.
- * Nothing here ever runs on a request thread.
+ * thread running {@link #run()} (a thread the application owns), or for a stream whose client does
+ * not keep up, on the thread of its held write (below). Request threads, the lock feed and timers
+ * only queue a message and wake it. Payara runs a response's completion on whichever thread calls
+ * it and recycles the request's objects into that thread's cache; a request thread that completed
+ * another request's stream would hand objects still in use to its own next request. Nothing here
+ * ever runs on a request thread.
  *
  * <p><b>Gone is a failed write.</b> The container does not tell the application that a client left.
  * Every stream gets a keep-alive comment every {@link #KEEP_ALIVE_MILLIS} (news in between does not
@@ -41,6 +43,17 @@ import java.util.logging.Logger;
  * left is noticed about a keep-alive interval later, not two or three (measured on Payara 6:
  * docs/live-channel.md). The first write that fails (or throws anything) means the client is gone:
  * the stream is ended and every tab it carried is reported to {@code lost} once.
+ *
+ * <p><b>No stream holds up another.</b> The writer writes to a stream only while the container says
+ * its queue has room ({@link Sink#ready()}): such a write never waits. A stream whose queue is full
+ * (its client takes nothing, or has just gone) gets its next write on a thread of its own (a
+ * <em>held</em> write, {@code held} runs it), which waits for room or fails at once when the
+ * connection is closed; meanwhile the writer passes that stream by, and its news waits, coalesced.
+ * A held write still waiting after {@link #STALL_MILLIS} means the client takes nothing: the stream
+ * is ended then and its tabs reported lost, like a client that left (the container closes the
+ * connection when the held write gives up, at its write time-out). So what the node keeps for a
+ * client that reads nothing is its queue and one message per tab, and the other streams' news and
+ * keep-alives never wait for it.
  *
  * <p><b>Coalesced.</b> A message only says "look again", so a tab's unsent message is replaced by
  * the next one: a burst of a thousand lock changes makes each open page look at most a few times,
@@ -78,6 +91,12 @@ final class LiveStreams implements Runnable {
      */
     static final long RETRY_MILLIS = 500;
 
+    /**
+     * How long a held write may wait for its client to take something before the stream is judged
+     * gone: a client that reads at all frees room in far less.
+     */
+    static final long STALL_MILLIS = 5000;
+
     /** The most streams one session holds open at once. */
     static final int MAX_STREAMS_PER_SESSION = 16;
 
@@ -101,8 +120,19 @@ final class LiveStreams implements Runnable {
      * writer only.
      */
     interface Sink {
-        /** Writes and flushes {@code text}; throws when the client is gone. */
+        /**
+         * Writes and flushes {@code text}; throws when the client is gone. Waits for room only when
+         * {@link #ready()} said no.
+         */
         void write(String text) throws IOException;
+
+        /**
+         * Whether a write now would go out without waiting (the container's queue for the client
+         * has room); false also for a client that is gone. Throws when the stream is no more.
+         */
+        default boolean ready() {
+            return true;
+        }
 
         /**
          * Ends the stream (completes the response); must not throw for a client that is already
@@ -139,6 +169,16 @@ final class LiveStreams implements Runnable {
 
         private volatile boolean ended;
 
+        /**
+         * A held write is under way ({@code held} runs it); guarded by the stream, with {@code
+         * ended}: whichever of the held write's return and the stream's end comes second completes
+         * the response.
+         */
+        private boolean writing;
+
+        /** When the held write under way began (the writer's clock). */
+        private long heldSince;
+
         private Stream(Sink sink, List<String> holders, List<String> tabs) {
             this.sink = sink;
             this.holders = holders;
@@ -165,9 +205,19 @@ final class LiveStreams implements Runnable {
     private final Queue<Stream> emptied = new ConcurrentLinkedQueue<>();
 
     private final Queue<Stream> dirty = new ConcurrentLinkedQueue<>();
+
+    /** Streams whose held write came back: done, or failed (their client is gone). */
+    private final Queue<Stream> returned = new ConcurrentLinkedQueue<>();
+
+    private final Queue<Stream> failed = new ConcurrentLinkedQueue<>();
+
+    /** Streams with a held write under way; the writer's own. */
+    private final Set<Stream> holding = new java.util.HashSet<>();
+
     private final Semaphore wake = new Semaphore(0);
     private final Consumer<Collection<String>> lost;
     private final Clock clock;
+    private final Executor held;
 
     private volatile boolean running = true;
 
@@ -189,8 +239,17 @@ final class LiveStreams implements Runnable {
      * once).
      */
     LiveStreams(Consumer<Collection<String>> lost, Clock clock) {
+        this(lost, clock, Runnable::run);
+    }
+
+    /**
+     * As above; {@code held} runs the writes to streams whose queue is full, each on a thread of
+     * its own (they wait for their client).
+     */
+    LiveStreams(Consumer<Collection<String>> lost, Clock clock, Executor held) {
         this.lost = lost;
         this.clock = clock;
+        this.held = held;
         this.lastKeepAlive =
                 clock.millis(); // the first keep-alive a second from now, not on top of the
         // first stream's greeting
@@ -353,6 +412,27 @@ final class LiveStreams implements Runnable {
         for (Stream s = retired.poll(); s != null; s = retired.poll()) {
             end(s, true);
         }
+        for (Stream s = failed.poll(); s != null; s = failed.poll()) {
+            holding.remove(s);
+            end(s, true); // its client is gone
+        }
+        for (Stream s = returned.poll(); s != null; s = returned.poll()) {
+            holding.remove(s);
+            s.lastWrite = now;
+            queue(s); // what waited meanwhile goes out now
+        }
+        for (java.util.Iterator<Stream> i = holding.iterator(); i.hasNext(); ) {
+            Stream s = i.next();
+            if (now - s.heldSince >= STALL_MILLIS) {
+                i.remove();
+                LOG.fine(
+                        () ->
+                                "A live stream whose client took nothing for "
+                                        + STALL_MILLIS
+                                        + " ms is ended");
+                end(s, true); // completed when its held write gives up
+            }
+        }
         for (Stream s = dirty.poll(); s != null; s = dirty.poll()) {
             s.queued.set(false); // a message told from now on queues it again
             write(s, now, false);
@@ -388,8 +468,8 @@ final class LiveStreams implements Runnable {
     }
 
     private void write(Stream s, long now, boolean keepAlive) {
-        if (s.ended) {
-            return;
+        if (s.ended || holding.contains(s)) {
+            return; // a held write under way: the news waits, coalesced, until it is back
         }
         StringBuilder out = new StringBuilder();
         if (!s.started) {
@@ -413,19 +493,63 @@ final class LiveStreams implements Runnable {
             out.append(":\n\n");
         }
         try {
-            s.sink.write(out.toString());
-            s.lastWrite = now;
+            if (s.sink.ready()) {
+                s.sink.write(out.toString());
+                s.lastWrite = now;
+            } else {
+                hold(s, out.toString(), now);
+            }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINEST, "A live stream's client is gone", e);
             end(s, true);
         }
     }
 
-    private void end(Stream s, boolean tellLost) {
-        if (s.ended) {
+    /** Hands {@code text} to a thread of its own: a write that may wait for its client. */
+    private void hold(Stream s, String text, long now) {
+        synchronized (s) {
+            s.writing = true;
+        }
+        s.heldSince = now;
+        holding.add(s);
+        held.execute(() -> heldWrite(s, text));
+    }
+
+    /**
+     * A held write, on a thread of its own: the stream's sink is this thread's until it returns.
+     */
+    private void heldWrite(Stream s, String text) {
+        boolean wrote;
+        try {
+            s.sink.write(text);
+            wrote = true;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINEST, "A live stream's client is gone", e);
+            wrote = false;
+        }
+        boolean endHere;
+        synchronized (s) {
+            s.writing = false;
+            endHere = s.ended; // ended while this write waited: completing it is left to here
+        }
+        if (endHere) {
+            endSink(s);
             return;
         }
-        s.ended = true;
+        (wrote ? returned : failed).add(s);
+        wake.release();
+    }
+
+    private void end(Stream s, boolean tellLost) {
+        boolean writing;
+        synchronized (s) {
+            if (s.ended) {
+                return;
+            }
+            s.ended = true;
+            writing = s.writing;
+        }
+        holding.remove(s);
         streams.remove(s);
         synchronized (byHolder) {
             for (String holder : s.holders) {
@@ -447,10 +571,8 @@ final class LiveStreams implements Runnable {
             }
             gone.add(tab);
         }
-        try {
-            s.sink.end();
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINEST, "Ending a stream whose client is gone", e);
+        if (!writing) {
+            endSink(s); // else the held write completes it when it returns
         }
         if (tellLost) {
             try {
@@ -458,6 +580,14 @@ final class LiveStreams implements Runnable {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Could not handle the tabs of a closed stream", e);
             }
+        }
+    }
+
+    private static void endSink(Stream s) {
+        try {
+            s.sink.end();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINEST, "Ending a stream whose client is gone", e);
         }
     }
 }

@@ -24,7 +24,15 @@ class LiveStreamsTest {
         final List<String> writers = new ArrayList<>();
         boolean gone;
 
+        /** Takes nothing: the container's queue for it is full. */
+        boolean full;
+
         int ended;
+
+        @Override
+        public boolean ready() {
+            return !full;
+        }
 
         @Override
         public void write(String text) throws IOException {
@@ -126,6 +134,127 @@ class LiveStreamsTest {
         assertThat(lost)
                 .as("noticed at the keep-alive after the news, not a second later")
                 .containsExactly(List.of("a"));
+    }
+
+    /** The held writes handed out and not yet run: each runs when the test says. */
+    private final List<Runnable> heldWrites = new ArrayList<>();
+
+    private final LiveStreams holding =
+            new LiveStreams(tabs -> lost.add(List.copyOf(tabs)), now::get, heldWrites::add);
+
+    /**
+     * A client that takes nothing (its queue full) gets one write at a time on a thread of its own;
+     * the writer goes on telling everyone else at once, the stalled client's news waits coalesced,
+     * and after {@link LiveStreams#STALL_MILLIS} its tabs are reported lost. Its response is
+     * completed when the held write gives up, never under it.
+     */
+    @Test
+    void aClientThatTakesNothingHoldsUpNoOneAndIsJudgedGoneAfterTheStall() {
+        Client stalled = new Client();
+        Client other = new Client();
+        holding.open(stalled, List.of("a"));
+        holding.open(other, List.of("b"));
+        holding.pass();
+        stalled.full = true;
+        holding.tell("a", "lock");
+        holding.tell("b", "lock");
+        holding.pass();
+        assertThat(other.received).contains("{\"tab\":\"b\",\"type\":\"lock\"}");
+        assertThat(heldWrites).as("the stalled client's write is held, not made here").hasSize(1);
+        assertThat(stalled.received).doesNotContain("\"tab\"");
+        for (int i = 0; i < 1000; i++) {
+            holding.tell("a", "lock");
+            holding.tell("b", "presence");
+            holding.pass();
+        }
+        now.addAndGet(LiveStreams.STALL_MILLIS - 1);
+        holding.pass(); // a keep-alive: to the other one only
+        assertThat(heldWrites).as("one held write at a time, whatever comes meanwhile").hasSize(1);
+        assertThat(other.received).endsWith("{\"tab\":\"b\",\"type\":\"presence\"}\n\n:\n\n");
+        assertThat(lost).isEmpty();
+
+        now.addAndGet(1);
+        holding.pass();
+        assertThat(lost).as("judged gone after the stall").containsExactly(List.of("a"));
+        assertThat(stalled.ended).as("not completed under its waiting write").isZero();
+        assertThat(holding.tell("a", "lock")).isFalse();
+        heldWrites.remove(0).run(); // the write gives up (the container's write time-out)
+        assertThat(stalled.ended).as("completed once its write came back").isOne();
+        holding.pass();
+        assertThat(stalled.ended).isOne();
+        assertThat(lost).hasSize(1);
+        assertThat(other.ended).isZero();
+    }
+
+    /**
+     * A client that was slow for a moment keeps its stream: once its held write is through, what
+     * waited meanwhile follows, once per tab.
+     */
+    @Test
+    void aHeldWriteThatGoesThroughIsFollowedByWhatWaitedMeanwhile() {
+        Client slow = new Client();
+        holding.open(slow, List.of("a"));
+        holding.pass();
+        slow.full = true;
+        holding.tell("a", "lock");
+        holding.pass();
+        holding.tell("a", "presence");
+        holding.pass();
+        holding.tell("a", "presence");
+        now.addAndGet(LiveStreams.STALL_MILLIS - 1);
+        holding.pass();
+        slow.full = false;
+        heldWrites.remove(0).run();
+        assertThat(slow.received).endsWith("{\"tab\":\"a\",\"type\":\"lock\"}\n\n");
+        holding.pass();
+        assertThat(slow.received)
+                .endsWith(
+                        "{\"tab\":\"a\",\"type\":\"lock\"}\n\n"
+                                + "data: {\"tab\":\"a\",\"type\":\"presence\"}\n\n");
+        now.addAndGet(LiveStreams.STALL_MILLIS);
+        holding.pass();
+        assertThat(lost).isEmpty();
+        assertThat(slow.ended).isZero();
+        assertThat(heldWrites).isEmpty();
+    }
+
+    /** A held write that fails (the connection is closed) ends the stream at the next turn. */
+    @Test
+    void aHeldWriteThatFailsEndsTheStreamAtOnce() {
+        Client left = new Client();
+        holding.open(left, List.of("a", "b"));
+        holding.pass();
+        left.full = true;
+        holding.tell("a", "lock");
+        holding.pass();
+        left.gone = true;
+        heldWrites.remove(0).run();
+        holding.pass();
+        assertThat(lost).containsExactly(List.of("a", "b"));
+        assertThat(left.ended).isOne();
+    }
+
+    /**
+     * A stream ended for another reason (its holder opened one too many) while its held write waits
+     * is completed by that write when it returns, once.
+     */
+    @Test
+    void aStreamEndedWhileItsWriteIsHeldIsCompletedByThatWriteOnce() {
+        Client first = new Client();
+        holding.open(first, "s", List.of("a"));
+        holding.pass();
+        first.full = true;
+        holding.tell("a", "lock");
+        holding.pass();
+        for (int i = 0; i < LiveStreams.MAX_STREAMS_PER_SESSION; i++) {
+            holding.open(new Client(), "s", List.of("t" + i));
+        }
+        holding.pass();
+        assertThat(lost).containsExactly(List.of("a"));
+        assertThat(first.ended).isZero();
+        heldWrites.remove(0).run();
+        holding.pass();
+        assertThat(first.ended).isOne();
     }
 
     @Test
