@@ -1,5 +1,6 @@
 package com.editlock.security;
 
+import com.editlock.errors.ErrorAnswers;
 import com.editlock.platform.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -33,6 +34,14 @@ public class BodyReads {
      * address sends at the same moment (a form's body arrives in milliseconds).
      */
     public static final int MAX_PER_ADDRESS = 16;
+
+    /**
+     * The longest field (name or value, in characters) a page's form may carry: twice the longest
+     * field any page takes, a configurator's description of 2,000 characters, whose line breaks a
+     * browser sends as two. A longer one is refused before Faces sees it, so no failed postback
+     * keeps it in a page's state.
+     */
+    public static final int PAGE_FIELD_MAX_CHARS = 4000;
 
     private final Map<String, Integer> reading = new ConcurrentHashMap<>();
 
@@ -71,8 +80,9 @@ public class BodyReads {
 
     /**
      * Reads a page's form body now, counted against its address: true when it was read (or there is
-     * none to read here), false when the address has {@link #MAX_PER_ADDRESS} bodies under way and
-     * the request was answered {@code 429}.
+     * none to read here); false when the request was answered: {@code 429} when the address has
+     * {@link #MAX_PER_ADDRESS} bodies under way, {@code 400} when a field is longer than {@link
+     * #PAGE_FIELD_MAX_CHARS}.
      */
     boolean readForm(HttpServletRequest request, HttpServletResponse response) {
         long length = request.getContentLengthLong();
@@ -88,12 +98,41 @@ public class BodyReads {
             refuse(request, response);
             return false;
         }
+        Map<String, String[]> form;
         try {
-            request.getParameterMap(); // the container reads and keeps the form now
+            form = request.getParameterMap(); // the container reads and keeps the form now
         } finally {
             leave(from);
         }
+        if (tooLong(form)) {
+            try {
+                ErrorAnswers.say(
+                        request,
+                        response,
+                        HttpServletResponse.SC_BAD_REQUEST,
+                        "error.fieldTooLong",
+                        PAGE_FIELD_MAX_CHARS);
+            } catch (IOException e) {
+                // the client is gone: nothing to tell it
+            }
+            return false;
+        }
         return true;
+    }
+
+    /** Whether a field's name or one of its values is longer than a page takes. */
+    static boolean tooLong(Map<String, String[]> form) {
+        for (Map.Entry<String, String[]> field : form.entrySet()) {
+            if (field.getKey().length() > PAGE_FIELD_MAX_CHARS) {
+                return true;
+            }
+            for (String value : field.getValue()) {
+                if (value != null && value.length() > PAGE_FIELD_MAX_CHARS) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

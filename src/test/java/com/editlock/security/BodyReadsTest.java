@@ -30,6 +30,43 @@ class BodyReadsTest {
         assertThat(bodies.reading("192.0.2.1")).isZero();
     }
 
+    @Test
+    void aFieldOrNameLongerThanAPageTakesIsTooLongAndTheLongestThatIsTakenIsNot() {
+        String longest = "x".repeat(BodyReads.PAGE_FIELD_MAX_CHARS);
+        assertThat(BodyReads.tooLong(java.util.Map.of("edit:description", new String[] {longest})))
+                .isFalse();
+        assertThat(
+                        BodyReads.tooLong(
+                                java.util.Map.of(
+                                        "edit:description", new String[] {"a", longest + "x"})))
+                .as("any of a field's values")
+                .isTrue();
+        assertThat(BodyReads.tooLong(java.util.Map.of(longest + "x", new String[] {""})))
+                .as("a name")
+                .isTrue();
+    }
+
+    /**
+     * No field a page offers is refused: every {@code maxlength} on the pages, with its line breaks
+     * sent as two characters, fits.
+     */
+    @Test
+    void everyFieldThePagesOfferFitsTwiceOver() throws Exception {
+        java.util.regex.Pattern maxlength = java.util.regex.Pattern.compile("maxlength=\"(\\d+)\"");
+        int longest = 0;
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("src/main/webapp"))) {
+            for (java.nio.file.Path page :
+                    files.filter(f -> f.toString().endsWith(".xhtml")).toList()) {
+                var m = maxlength.matcher(java.nio.file.Files.readString(page));
+                while (m.find()) {
+                    longest = Math.max(longest, Integer.parseInt(m.group(1)));
+                }
+            }
+        }
+        assertThat(longest).as("the description's 2,000 characters").isEqualTo(2000);
+        assertThat(BodyReads.PAGE_FIELD_MAX_CHARS).isGreaterThanOrEqualTo(2 * longest);
+    }
+
     /** Many threads of one address at the same instant: exactly the bound gets in. */
     @Test
     void aCrowdArrivingAtOnceGetsExactlyTheBound() throws Exception {

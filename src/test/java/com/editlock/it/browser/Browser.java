@@ -147,6 +147,22 @@ public final class Browser {
      * changed.
      */
     public HttpResponse<String> submit(String formId, Map<String, String> fields, String button) {
+        HttpResponse<String> r = post(formId, fields, button);
+        lastPage = r.body();
+        lastUri = r.uri();
+        return r;
+    }
+
+    /**
+     * Submits like {@link #submit} but keeps the last page as the one to submit from: a page posted
+     * again and again, whatever the answers were.
+     */
+    public HttpResponse<String> submitKeepingPage(
+            String formId, Map<String, String> fields, String button) {
+        return post(formId, fields, button);
+    }
+
+    private HttpResponse<String> post(String formId, Map<String, String> fields, String button) {
         Map<String, String> form = new LinkedHashMap<>(inputsOf(formId));
         form.put("jakarta.faces.ViewState", viewState());
         form.putAll(fields); // may forge the view state
@@ -156,14 +172,10 @@ public final class Browser {
                 form.entrySet().stream()
                         .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
                         .collect(Collectors.joining("&"));
-        HttpResponse<String> r =
-                send(
-                        HttpRequest.newBuilder(lastUri)
-                                .header("Content-Type", "application/x-www-form-urlencoded")
-                                .POST(HttpRequest.BodyPublishers.ofString(body)));
-        lastPage = r.body();
-        lastUri = r.uri();
-        return r;
+        return send(
+                HttpRequest.newBuilder(lastUri)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     public String page() {
@@ -267,7 +279,8 @@ public final class Browser {
         return inputs;
     }
 
-    private String viewState() {
+    /** The last page's Faces view state (its form's {@code jakarta.faces.ViewState}). */
+    public String viewState() {
         Matcher m = VIEW_STATE.matcher(lastPage);
         if (!m.find()) {
             throw new AssertionError("The last page has no Faces form:\n" + lastPage);
