@@ -70,6 +70,9 @@ final class LockJson {
         }
         optional(b, "actor", e.actor());
         optional(b, "reason", e.reason());
+        if (e.repeats() > 0) {
+            b.add("repeats", e.repeats());
+        }
         return b.build();
     }
 

@@ -132,13 +132,17 @@ public class LockHistory implements Serializable {
     /** What happened, by its cause, naming the people: "Ada released Sara's lock: Audit". */
     private String what(LockEvent e, java.util.Map<String, String> actors) {
         String who = e.displayName() == null ? e.userLogin() : e.displayName();
-        return reader.say(
-                "event." + e.type().name(),
-                who == null ? "" : who,
-                e.actor() == null ? "" : actors.computeIfAbsent(e.actor(), directory::displayName),
-                e.reason() == null || e.reason().isBlank() ? "" : e.reason(),
-                settings.leaseSeconds(),
-                e.reason() == null || e.reason().isBlank() ? 0 : 1);
+        String said =
+                reader.say(
+                        "event." + e.type().name(),
+                        who == null ? "" : who,
+                        e.actor() == null
+                                ? ""
+                                : actors.computeIfAbsent(e.actor(), directory::displayName),
+                        e.reason() == null || e.reason().isBlank() ? "" : e.reason(),
+                        settings.leaseSeconds(),
+                        e.reason() == null || e.reason().isBlank() ? 0 : 1);
+        return e.repeats() > 0 ? said + reader.say("event.repeats", e.repeats()) : said;
     }
 
     private Instant instant(String text, String field) {

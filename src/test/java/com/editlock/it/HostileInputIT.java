@@ -718,6 +718,62 @@ public class HostileInputIT {
         }
     }
 
+    /**
+     * A script that retries a refused lock in a loop writes one history row a minute, with the
+     * count, not one a try: 500 refusals of Sara's lock request (Omar holds the record) leave one
+     * {@code DENIED} row with {@code repeats} 499, which the history API shows.
+     */
+    @org.junit.jupiter.api.Test
+    void aRefusalRepeatedInALoopIsAuditedOnceWithItsCount() throws Exception {
+        String key = "configurator:" + newConfigurator("Refused in a loop");
+        Session holder = login("omar");
+        Session script = login("sara");
+        take(holder, key);
+        String body = "{\"resource\":\"" + key + "\"}";
+        long start = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+            if (i % 100 == 0) { // the holder's session stays (10 s without a sign ends it here)
+                assertThat(send(holder, "POST", "api/locks/heartbeat", Map.of(), null).statusCode())
+                        .isEqualTo(204);
+            }
+            assertThat(
+                            send(script, "POST", "api/locks", HostileApiCatalogue.json(), body)
+                                    .statusCode())
+                    .isEqualTo(409);
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        List<Integer> rows = new java.util.ArrayList<>();
+        try (Connection c = TestDatabase.connect();
+                var ps =
+                        c.prepareStatement(
+                                "select repeats from lock_event where resource_key = ?"
+                                        + " and event_type = 'DENIED'")) {
+            ps.setString(1, key);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(rs.getInt(1));
+                }
+            }
+        }
+        assertThat(rows).as("one row, counting the 499 repeats").containsExactly(499);
+        HttpResponse<String> history =
+                send(login("ada"), "GET", "api/locks/events?resource=" + key, Map.of(), null);
+        assertThat(history.statusCode()).isEqualTo(200);
+        assertThat(history.body()).contains("\"type\":\"DENIED\"").contains("\"repeats\":499");
+        Browser admin = new Browser(URI.create(base.toString()));
+        admin.login("ada", "demo");
+        admin.get("admin/history.xhtml");
+        admin.submit("filter", Map.of("filter:resource", key), "filter:apply");
+        assertThat(admin.page())
+                .as("the history screen")
+                .contains(
+                        "Sara could not edit it: someone else was editing, and 499 times more within a minute");
+        giveBack(holder, key);
+        System.out.printf(
+                "500 refusals in %,d ms: %d history row (before: one row each)%n",
+                millis, rows.size());
+    }
+
     private void take(Session as, String key) {
         assertThat(
                         send(

@@ -150,6 +150,9 @@ public class JdbcLockManager implements LockManager {
                             bind(
                                             ps,
                                             entry.getKey().toString(),
+                                            owner.ownerId(),
+                                            mode.name(),
+                                            entry.getKey().toString(),
                                             entry.getValue().toString(),
                                             mode.name(),
                                             owner.ownerId(),

@@ -76,7 +76,8 @@ final class LockRows {
                 rs.getString("display_name"),
                 rs.getObject("fencing_token", Long.class),
                 rs.getString("actor"),
-                rs.getString("reason"));
+                rs.getString("reason"),
+                rs.getInt("repeats"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -126,11 +126,30 @@ final class LockStatements {
             """
             select count(*) from app_lock where owner_id = ? and resource_key <> all (?)""";
 
-    /** Audits a refusal. Parameters: key, aggregate, mode, owner id, login, display name. */
+    /**
+     * How long the same refusal (one owner, record and mode) is audited by one row: repeats within
+     * it are counted on that row.
+     */
+    static final int DENIAL_WINDOW_SECONDS = 60;
+
+    /**
+     * Audits a refusal: counted on the row of the same refusal within the last {@link
+     * #DENIAL_WINDOW_SECONDS}, else a new row. Parameters: key, owner id, mode, then key,
+     * aggregate, mode, owner id, login, display name.
+     */
     static final String AUDIT_DENIAL =
             """
+            with repeated as (
+                update lock_event set repeats = repeats + 1
+                 where id = (select id from lock_event
+                              where resource_key = ? and event_type = 'DENIED' and owner_id = ? and mode = ?
+                                and occurred_at > clock_timestamp() - make_interval(secs => %d)
+                              order by occurred_at desc limit 1)
+                returning id)
             insert into lock_event (event_type, resource_key, aggregate_key, mode, owner_id, user_login, display_name)
-            values ('DENIED', ?, ?, ?, ?, ?, ?)""";
+            select 'DENIED', ?, ?, ?, ?, ?, ?
+             where not exists (select 1 from repeated)"""
+                    .formatted(DENIAL_WINDOW_SECONDS);
 
     /**
      * Deletes the rows a condition selects, locking them in id order, and audits each with one
@@ -358,7 +377,7 @@ final class LockStatements {
     static final String SUMMARY =
             """
             select (select count(*) from app_lock where expires_at > statement_timestamp()),
-                   (select count(*) from lock_event where event_type = 'DENIED'
+                   (select coalesce(sum(1 + repeats), 0) from lock_event where event_type = 'DENIED'
                       and occurred_at > statement_timestamp() - interval '1 hour'),
                    (select count(*) from lock_event where event_type = 'FORCE_RELEASED'
                       and occurred_at > statement_timestamp() - interval '1 hour'),
@@ -383,7 +402,7 @@ final class LockStatements {
     static final String HISTORY_PAGE =
             """
             select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
-                   reason"""
+                   reason, repeats"""
                     + HISTORY_WHERE
                     + "\norder by id desc limit ? offset ?";
 
@@ -398,7 +417,7 @@ final class LockStatements {
     static final String HISTORY =
             """
             select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
-                   reason
+                   reason, repeats
             from lock_event where (? :: varchar is null or resource_key = ?)
             order by id desc limit ?""";
 
@@ -406,7 +425,7 @@ final class LockStatements {
     static final String LAST_ENDING =
             """
             select id, occurred_at, event_type, resource_key, mode, user_login, display_name, fencing_token, actor,
-                   reason
+                   reason, repeats
             from lock_event where resource_key = ? and event_type in ("""
                     + java.util.Arrays.stream(com.editlock.lock.LockEventType.values())
                             .filter(com.editlock.lock.LockEventType::endsLock)

@@ -171,6 +171,49 @@ class LockStoreContractTest {
                         e -> assertThat(e.holder().key()).isEqualTo(whole));
     }
 
+    /**
+     * A script that retries a refused lock in a loop writes one history row a minute, not one a
+     * try: the same owner refused the same record in the same mode again within {@code
+     * DENIAL_WINDOW_SECONDS} is counted on that row; another owner, another mode or the window
+     * passed gets a row of its own.
+     */
+    @Test
+    void theSameRefusalWithinAMinuteIsOneRowWithItsRepeatsCounted() {
+        write(wheels, omar);
+        for (int i = 0; i < 50; i++) {
+            assertThatThrownBy(() -> write(wheels, sara))
+                    .isInstanceOf(LockUnavailableException.class);
+        }
+        assertThatThrownBy(() -> acquire(wheels, LockMode.READ, sara, null))
+                .isInstanceOf(LockUnavailableException.class);
+        assertThatThrownBy(() -> write(wheels, ada)).isInstanceOf(LockUnavailableException.class);
+        List<LockEvent> denials =
+                admin.history(wheels, 100).stream()
+                        .filter(e -> e.type() == LockEventType.DENIED)
+                        .toList();
+        assertThat(denials)
+                .extracting(LockEvent::userLogin, LockEvent::mode, LockEvent::repeats)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("sara", "WRITE", 49),
+                        org.assertj.core.groups.Tuple.tuple("sara", "READ", 0),
+                        org.assertj.core.groups.Tuple.tuple("ada", "WRITE", 0));
+
+        store.execute(
+                "update lock_event set occurred_at = occurred_at - make_interval(secs => ?)"
+                        + " where resource_key = ? and event_type = 'DENIED'",
+                LockStatements.DENIAL_WINDOW_SECONDS + 1,
+                wheels.toString());
+        assertThatThrownBy(() -> write(wheels, sara)).isInstanceOf(LockUnavailableException.class);
+        assertThat(
+                        admin.history(wheels, 100).stream()
+                                .filter(e -> e.type() == LockEventType.DENIED)
+                                .filter(e -> e.userLogin().equals("sara"))
+                                .filter(e -> e.mode().equals("WRITE"))
+                                .map(LockEvent::repeats))
+                .as("the window passed: a row of its own")
+                .containsExactly(0, 49);
+    }
+
     @Test
     void severalKeysAreGrantedAllOrNoneAndARefusalIsAuditedWithoutAToken() {
         write(wheels, omar);
