@@ -774,6 +774,82 @@ public class HostileInputIT {
                 millis, rows.size());
     }
 
+    /**
+     * A heartbeat may name a few tabs that are not its session's open pages (a page that closed a
+     * moment ago): up to {@code MAX_FOREIGN_BEAT_TABS} (8) are left out, the beat renews the rest
+     * ({@code 204}), and {@code /metrics} counts them ({@code heartbeat_foreign_tabs}); nine refuse
+     * the beat (case 138).
+     */
+    @org.junit.jupiter.api.Test
+    void aBeatNamingEightTabsNotItsOwnRenewsItsOwnAndCountsTheEight() throws Exception {
+        URI at = URI.create(base.toString());
+        Browser sara = new Browser(at);
+        sara.login("sara", "demo");
+        long record = newConfigurator("Beaten with strangers");
+        sara.get("configurator.xhtml?id=" + record);
+        assertThat(sara.page()).contains("data-editing=\"true\"");
+        String own = sara.viewToken().orElseThrow();
+        Browser monitor = new Browser(at.resolve("/"));
+        double before = foreignTabs(monitor);
+        StringBuilder beat = new StringBuilder("api/locks/heartbeat?view=").append(own);
+        for (int i = 0; i < 8; i++) {
+            beat.append("&view=").append(java.util.UUID.randomUUID());
+        }
+        assertThat(sara.post(beat.toString()).statusCode()).isEqualTo(204);
+        assertThat(foreignTabs(monitor) - before).as("the 8 left out, counted").isEqualTo(8.0);
+        assertThat(sara.peek("api/locks/configurator:" + record).body())
+                .as("her own tab's lock is still hers")
+                .contains("\"user\":\"sara\"");
+    }
+
+    /** The node's {@code heartbeat_foreign_tabs} counter (0 before its first count). */
+    private static double foreignTabs(Browser monitor) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile(
+                                "(?m)^heartbeat_foreign_tabs(?:_total)?\\{[^}]*\\} ([0-9.eE+]+)$")
+                        .matcher(monitor.get("metrics").body());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /**
+     * A user's device cookies are kept for 90 days and the newest 20: logging in on the screen
+     * (which issues one more) prunes the rest of that user's, so no one can fill the table by
+     * logging in again and again.
+     */
+    @org.junit.jupiter.api.Test
+    void aLoginKeepsAUsersNewestTwentyDevicesWithinNinetyDays() throws Exception {
+        String login = "devices" + System.nanoTime() % 1_000_000;
+        addUser(login, "editor");
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        for (int i = 0; i < 24; i++) { // one 91 days old, the others 1 to 23 days
+            byte[] hash = new byte[32];
+            random.nextBytes(hash);
+            sql(
+                    "insert into login_device (token_hash, login, issued_at)"
+                            + " values (?, ?, now() - make_interval(days => ?))",
+                    hash,
+                    login,
+                    i == 0 ? 91 : i);
+        }
+        Browser browser = new Browser(URI.create(base.toString()));
+        assertThat(browser.login(login, "right-password").statusCode()).isEqualTo(200);
+        assertThat(browser.page()).contains("Temp " + login);
+        try (Connection c = TestDatabase.connect();
+                var ps =
+                        c.prepareStatement(
+                                "select count(*), min(issued_at) > now() - interval '90 days',"
+                                        + " max(issued_at) > now() - interval '1 minute'"
+                                        + " from login_device where login = ?")) {
+            ps.setString(1, login);
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("the newest 20 are kept").isEqualTo(20);
+                assertThat(rs.getBoolean(2)).as("none older than 90 days").isTrue();
+                assertThat(rs.getBoolean(3)).as("the one just issued among them").isTrue();
+            }
+        }
+    }
+
     private void take(Session as, String key) {
         assertThat(
                         send(

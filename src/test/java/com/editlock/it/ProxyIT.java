@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -312,6 +313,40 @@ class ProxyIT {
         assertThat(in.statusCode()).isEqualTo(200);
         assertThat(in.headers().allValues("Set-Cookie"))
                 .anySatisfy(c -> assertThat(c).startsWith("JSESSIONID=").contains("; Secure"));
+        // A login on the screen over https leaves a device cookie (the right password's way past
+        // the throttle) that is Secure too, HttpOnly and SameSite=Lax.
+        String origin =
+                cluster.proxyHttpsUri().getScheme()
+                        + "://"
+                        + cluster.proxyHttpsUri().getAuthority();
+        HttpResponse<Void> login =
+                h2.send(
+                        HttpRequest.newBuilder(cluster.proxyHttpsUri().resolve("login.xhtml"))
+                                .header("Origin", origin)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "login=login&login%3Ausername=omar"
+                                                        + "&login%3Apassword=demo"
+                                                        + "&login%3Asubmit=Log+in"
+                                                        + "&jakarta.faces.ViewState=stateless"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+        List<String> set = new java.util.ArrayList<>();
+        for (Optional<HttpResponse<Void>> r = Optional.of(login);
+                r.isPresent();
+                r = r.get().previousResponse()) {
+            set.addAll(r.get().headers().allValues("Set-Cookie"));
+        }
+        assertThat(set)
+                .as("the login's cookies over https")
+                .anySatisfy(
+                        c ->
+                                assertThat(c)
+                                        .startsWith("EDITLOCK_DEVICE=")
+                                        .contains("; Secure")
+                                        .containsIgnoringCase("HttpOnly")
+                                        .containsIgnoringCase("SameSite=Lax"));
         if (Files.isExecutable(java.nio.file.Path.of("/usr/bin/curl"))) {
             Process curl =
                     new ProcessBuilder(
