@@ -333,10 +333,10 @@ class ProxyIT {
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());
         List<String> set = new java.util.ArrayList<>();
-        for (Optional<HttpResponse<Void>> r = Optional.of(login);
-                r.isPresent();
-                r = r.get().previousResponse()) {
-            set.addAll(r.get().headers().allValues("Set-Cookie"));
+        for (Optional<HttpResponse<Void>> step = Optional.of(login);
+                step.isPresent();
+                step = step.get().previousResponse()) {
+            set.addAll(step.get().headers().allValues("Set-Cookie"));
         }
         assertThat(set)
                 .as("the login's cookies over https")
