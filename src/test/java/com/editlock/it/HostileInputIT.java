@@ -527,7 +527,7 @@ public class HostileInputIT {
             sara.get("configurators.xhtml");
             tabs.add(sara.viewToken().orElseThrow());
         }
-        long edited = newConfigurator("Unread stream");
+        long edited = TestDatabase.newConfigurator("Unread stream");
         assertThat(sara.get("configurator.xhtml?id=" + edited).statusCode()).isEqualTo(200);
         assertThat(sara.page()).contains("data-editing=\"true\"");
         tabs.add(sara.viewToken().orElseThrow());
@@ -641,7 +641,7 @@ public class HostileInputIT {
         sara.login("sara", "demo");
         List<Long> pages = new java.util.ArrayList<>();
         for (int i = 0; i < 9; i++) {
-            pages.add(newConfigurator("Stuffed " + i));
+            pages.add(TestDatabase.newConfigurator("Stuffed " + i));
         }
         String huge = "d".repeat(200 * 1024);
         stuff(sara, pages.get(8), huge); // warm-up: the first refusals' buffers grow once
@@ -725,7 +725,7 @@ public class HostileInputIT {
      */
     @org.junit.jupiter.api.Test
     void aRefusalRepeatedInALoopIsAuditedOnceWithItsCount() throws Exception {
-        String key = "configurator:" + newConfigurator("Refused in a loop");
+        String key = "configurator:" + TestDatabase.newConfigurator("Refused in a loop");
         Session holder = login("omar");
         Session script = login("sara");
         take(holder, key);
@@ -785,7 +785,7 @@ public class HostileInputIT {
         URI at = URI.create(base.toString());
         Browser sara = new Browser(at);
         sara.login("sara", "demo");
-        long record = newConfigurator("Beaten with strangers");
+        long record = TestDatabase.newConfigurator("Beaten with strangers");
         sara.get("configurator.xhtml?id=" + record);
         assertThat(sara.page()).contains("data-editing=\"true\"");
         String own = sara.viewToken().orElseThrow();
@@ -1580,24 +1580,6 @@ public class HostileInputIT {
                 com.editlock.launcher.AddUser.hash(
                         "right-password".toCharArray(), new java.security.SecureRandom()));
         sql("insert into app_user_role (login, role) values (?, ?)", login, role);
-    }
-
-    /** A configurator of this test's own (nobody else's test holds or changes it): its id. */
-    private static long newConfigurator(String name) throws Exception {
-        try (Connection c = TestDatabase.connect();
-                var ps =
-                        c.prepareStatement(
-                                "with v as (insert into aggregate_version (modified_by)"
-                                        + " values ('test') returning id)"
-                                        + " insert into configurator"
-                                        + " (version_id, name, description, status)"
-                                        + " select id, ?, '', 'DRAFT' from v returning id")) {
-            ps.setString(1, name);
-            try (var rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
     }
 
     private static void sql(String sql, Object... params) throws Exception {

@@ -93,7 +93,7 @@ public class HostileSoakIT {
         List<Long> records = new ArrayList<>();
         for (int i = 0; i < USERS + 1; i++) {
             addUser("soak" + i);
-            records.add(newConfigurator("Soak " + i));
+            records.add(TestDatabase.newConfigurator("Soak " + i));
         }
         NodeHeap node = NodeHeap.listeningOn(at.getPort());
         List<Long> quietPage = Collections.synchronizedList(new ArrayList<>());
@@ -478,23 +478,6 @@ public class HostileSoakIT {
             user.executeUpdate();
             role.setString(1, login);
             role.executeUpdate();
-        }
-    }
-
-    private static long newConfigurator(String name) throws Exception {
-        try (Connection c = TestDatabase.connect();
-                var ps =
-                        c.prepareStatement(
-                                "with v as (insert into aggregate_version (modified_by)"
-                                        + " values ('soak') returning id)"
-                                        + " insert into configurator"
-                                        + " (version_id, name, description, status)"
-                                        + " select id, ?, '', 'DRAFT' from v returning id")) {
-            ps.setString(1, name);
-            try (var rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
         }
     }
 }

@@ -21,6 +21,27 @@ public class TestDatabase implements LauncherSessionListener {
                 database.jdbcUrl(), database.user(), database.password());
     }
 
+    /**
+     * A configurator of a test's own, named {@code name} (no other test holds or changes it): its
+     * id.
+     */
+    public static long newConfigurator(String name) throws java.sql.SQLException {
+        try (java.sql.Connection c = connect();
+                var ps =
+                        c.prepareStatement(
+                                "with v as (insert into aggregate_version (modified_by)"
+                                        + " values ('test') returning id)"
+                                        + " insert into configurator"
+                                        + " (version_id, name, description, status)"
+                                        + " select id, ?, '', 'DRAFT' from v returning id")) {
+            ps.setString(1, name);
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         if (System.getProperty("editlock.war") == null) {
