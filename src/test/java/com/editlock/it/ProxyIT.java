@@ -495,6 +495,86 @@ class ProxyIT {
         }
     }
 
+    /**
+     * Behind the proxy, a client that stops reading its stream is cut by the proxy: its client
+     * sockets carry TCP_USER_TIMEOUT ({@code tcp-ut 10s}), so data the client has not taken for 10
+     * s (its window closed, or nothing acknowledged) ends the connection; the proxy closes the
+     * node's side, the node notices at its next keep-alive, and the tab's record is free a tab
+     * grace later: 10 to 20 s after the stream opened, while its holder keeps beating (reached
+     * directly, the node notices only once its own buffers are full: about 55 s in HostileInputIT).
+     */
+    @Test
+    void aStreamNobodyReadsIsCutByTheProxyAndItsRecordIsFreedWithinTwentySeconds()
+            throws Exception {
+        List<String> records =
+                cluster.addConfigurators(2).stream()
+                        .filter(k -> k.matches("configurator:\\d+"))
+                        .toList();
+        String edited = records.get(0);
+        String busy = records.get(1);
+        URI proxy = cluster.proxyUri();
+        Browser sara = new Browser(proxy);
+        sara.login("sara", "demo");
+        List<String> tabs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) { // list tabs: each hears every lock change
+            sara.get("configurators.xhtml");
+            tabs.add(sara.viewToken().orElseThrow());
+        }
+        sara.get("configurator.xhtml?id=" + edited.substring(edited.indexOf(':') + 1));
+        assertThat(sara.page()).contains("data-editing=\"true\"");
+        tabs.add(sara.viewToken().orElseThrow());
+        ApiClient omar = new ApiClient(proxy, Duration.ofSeconds(10));
+        assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
+        try (java.net.Socket unread = new java.net.Socket()) {
+            unread.setReceiveBufferSize(4096); // a client that takes nothing: its window closes
+            unread.connect(new java.net.InetSocketAddress(proxy.getHost(), proxy.getPort()), 5000);
+            unread.getOutputStream()
+                    .write(
+                            ("GET "
+                                            + proxy.getRawPath()
+                                            + "live?tabs="
+                                            + String.join(",", tabs)
+                                            + " HTTP/1.1\r\nHost: "
+                                            + proxy.getAuthority()
+                                            + "\r\nAccept: text/event-stream\r\nCookie: "
+                                            + sara.cookieHeader().orElseThrow()
+                                            + "\r\n\r\n")
+                                    .getBytes(StandardCharsets.US_ASCII));
+            long opened = System.nanoTime();
+            long beat = 0;
+            long looked = 0;
+            long freedAfter = -1;
+            while (freedAfter < 0 && System.nanoTime() - opened < 30_000_000_000L) {
+                long now = System.nanoTime();
+                if (now - beat > 1_500_000_000L) { // her lease (5 s here) stays renewed
+                    beat = now;
+                    assertThat(sara.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
+                }
+                if (now - looked > 250_000_000L) {
+                    looked = now;
+                    ApiClient.Answer tried = omar.acquire(edited, "WRITE");
+                    if (tried.status() == 201) {
+                        freedAfter = (now - opened) / 1_000_000;
+                        assertThat(omar.release(edited).status()).isEqualTo(204);
+                    } else {
+                        assertThat(tried.status()).isEqualTo(409);
+                    }
+                }
+                assertThat(omar.acquire(busy, "WRITE").status()).isEqualTo(201); // news
+                assertThat(omar.release(busy).status()).isEqualTo(204);
+            }
+            System.out.printf(
+                    "An unread stream through the proxy: its edit page's record free %d ms after"
+                            + " it opened%n",
+                    freedAfter);
+            assertThat(freedAfter)
+                    .as("freed after the proxy's 10 s, within 20 s of the stream's opening")
+                    .isBetween(10_000L, 20_000L);
+        } finally {
+            omar.logout();
+        }
+    }
+
     @Test
     void aNodeMarkedNotReadyGetsNoNewRequestWithinTwoSeconds() throws Exception {
         Files.createFile(cluster.drainFile(1));
