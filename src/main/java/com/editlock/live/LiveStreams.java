@@ -413,8 +413,7 @@ final class LiveStreams implements Runnable {
             end(s, true);
         }
         for (Stream s = failed.poll(); s != null; s = failed.poll()) {
-            holding.remove(s);
-            end(s, true); // its client is gone
+            end(s, true); // its client is gone (end() takes it out of holding)
         }
         for (Stream s = returned.poll(); s != null; s = returned.poll()) {
             holding.remove(s);

@@ -539,23 +539,9 @@ public class HostileInputIT {
         NodeHeap node = NodeHeap.listeningOn(at.getPort());
         long before = node.usedAfterGc();
 
-        try (java.net.Socket unread = new java.net.Socket();
+        try (java.net.Socket unread =
+                        PageStream.openUnread(at, sara.cookieHeader().orElseThrow(), tabs, null);
                 PageStream adas = ada.openStream(m -> {})) {
-            unread.setReceiveBufferSize(4096); // a client that takes nothing: its buffer fills
-            unread.connect(new java.net.InetSocketAddress(at.getHost(), at.getPort()), 5000);
-            unread.getOutputStream()
-                    .write(
-                            ("GET "
-                                            + at.getRawPath()
-                                            + "live?tabs="
-                                            + String.join(",", tabs)
-                                            + " HTTP/1.1\r\nHost: "
-                                            + at.getAuthority()
-                                            + "\r\nAccept: text/event-stream\r\nConnection: close"
-                                            + "\r\nCookie: "
-                                            + sara.cookieHeader().orElseThrow()
-                                            + "\r\n\r\n")
-                                    .getBytes(StandardCharsets.US_ASCII));
             long start = System.nanoTime();
             long end = start + FLOOD.toNanos();
             long limit = end + FILLED_AND_STALLED.toNanos();
@@ -1573,13 +1559,7 @@ public class HostileInputIT {
     }
 
     private static void addUser(String login, String role) throws Exception {
-        sql(
-                "insert into app_user (login, display_name, password_hash) values (?, ?, ?)",
-                login,
-                "Temp " + login,
-                com.editlock.launcher.AddUser.hash(
-                        "right-password".toCharArray(), new java.security.SecureRandom()));
-        sql("insert into app_user_role (login, role) values (?, ?)", login, role);
+        TestDatabase.addUser(login, "Temp " + login, role);
     }
 
     private static void sql(String sql, Object... params) throws Exception {

@@ -3,6 +3,7 @@ package com.editlock.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.editlock.it.browser.Browser;
+import com.editlock.it.browser.PageStream;
 import com.editlock.it.node.Deployments;
 import com.editlock.it.node.LoopbackHttp;
 import com.editlock.it.node.NodeHeap;
@@ -16,7 +17,6 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -92,7 +92,7 @@ public class HostileSoakIT {
         Duration attack = Duration.ofMinutes(Long.getLong("hostile.minutes", 10));
         List<Long> records = new ArrayList<>();
         for (int i = 0; i < USERS + 1; i++) {
-            addUser("soak" + i);
+            TestDatabase.addUser("soak" + i, "Soak " + i, "editor");
             records.add(TestDatabase.newConfigurator("Soak " + i));
         }
         NodeHeap node = NodeHeap.listeningOn(at.getPort());
@@ -341,22 +341,7 @@ public class HostileSoakIT {
             while (running) {
                 open.removeIf(Socket::isClosed);
                 while (open.size() < 4) {
-                    Socket s = new Socket();
-                    s.setReceiveBufferSize(4096);
-                    s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.20"), 0));
-                    s.connect(new InetSocketAddress(at.getHost(), at.getPort()), 5000);
-                    s.getOutputStream()
-                            .write(
-                                    ("GET "
-                                                    + at.getRawPath()
-                                                    + "live?tabs="
-                                                    + tab
-                                                    + " HTTP/1.1\r\nHost: "
-                                                    + at.getAuthority()
-                                                    + "\r\nAccept: text/event-stream\r\nCookie: "
-                                                    + cookie
-                                                    + "\r\n\r\n")
-                                            .getBytes(StandardCharsets.US_ASCII));
+                    Socket s = PageStream.openUnread(at, cookie, List.of(tab), "127.0.0.20");
                     open.add(s);
                     count("unread stream opened");
                 }
@@ -456,28 +441,6 @@ public class HostileSoakIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "unknown";
-        }
-    }
-
-    private static void addUser(String login) throws Exception {
-        try (Connection c = TestDatabase.connect();
-                var user =
-                        c.prepareStatement(
-                                "insert into app_user (login, display_name, password_hash)"
-                                        + " values (?, ?, ?) on conflict do nothing");
-                var role =
-                        c.prepareStatement(
-                                "insert into app_user_role (login, role) values (?, 'editor')"
-                                        + " on conflict do nothing")) {
-            user.setString(1, login);
-            user.setString(2, "Soak " + login);
-            user.setString(
-                    3,
-                    com.editlock.launcher.AddUser.hash(
-                            "right-password".toCharArray(), new java.security.SecureRandom()));
-            user.executeUpdate();
-            role.setString(1, login);
-            role.executeUpdate();
         }
     }
 }

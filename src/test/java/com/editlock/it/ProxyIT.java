@@ -525,21 +525,8 @@ class ProxyIT {
         tabs.add(sara.viewToken().orElseThrow());
         ApiClient omar = new ApiClient(proxy, Duration.ofSeconds(10));
         assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
-        try (java.net.Socket unread = new java.net.Socket()) {
-            unread.setReceiveBufferSize(4096); // a client that takes nothing: its window closes
-            unread.connect(new java.net.InetSocketAddress(proxy.getHost(), proxy.getPort()), 5000);
-            unread.getOutputStream()
-                    .write(
-                            ("GET "
-                                            + proxy.getRawPath()
-                                            + "live?tabs="
-                                            + String.join(",", tabs)
-                                            + " HTTP/1.1\r\nHost: "
-                                            + proxy.getAuthority()
-                                            + "\r\nAccept: text/event-stream\r\nCookie: "
-                                            + sara.cookieHeader().orElseThrow()
-                                            + "\r\n\r\n")
-                                    .getBytes(StandardCharsets.US_ASCII));
+        try (java.net.Socket unread =
+                PageStream.openUnread(proxy, sara.cookieHeader().orElseThrow(), tabs, null)) {
             long opened = System.nanoTime();
             long beat = 0;
             long looked = 0;

@@ -146,4 +146,33 @@ public final class PageStream implements AutoCloseable {
             // gone already
         }
     }
+
+    /**
+     * A stream of {@code tabs} opened with {@code cookie} from {@code from} (a loopback address;
+     * null: any) and never read: a receive buffer of 4 KB, so its window closes as soon as a little
+     * news arrives. {@code Connection: close}: once the server ends it, the connection goes too.
+     */
+    public static Socket openUnread(URI base, String cookie, List<String> tabs, String from)
+            throws IOException {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(4096);
+        if (from != null) {
+            socket.bind(new InetSocketAddress(java.net.InetAddress.getByName(from), 0));
+        }
+        socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5000);
+        socket.getOutputStream()
+                .write(
+                        ("GET "
+                                        + base.getRawPath()
+                                        + "live?tabs="
+                                        + String.join(",", tabs)
+                                        + " HTTP/1.1\r\nHost: "
+                                        + base.getAuthority()
+                                        + "\r\nAccept: text/event-stream\r\nConnection: close"
+                                        + "\r\nCookie: "
+                                        + cookie
+                                        + "\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+        return socket;
+    }
 }

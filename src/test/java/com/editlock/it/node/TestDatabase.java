@@ -42,6 +42,33 @@ public class TestDatabase implements LauncherSessionListener {
         }
     }
 
+    /**
+     * A user of a test's own, {@code login} shown as {@code displayName}, with the password {@code
+     * right-password} and {@code role}.
+     */
+    public static void addUser(String login, String displayName, String role)
+            throws java.sql.SQLException, java.security.GeneralSecurityException {
+        try (java.sql.Connection c = connect();
+                var user =
+                        c.prepareStatement(
+                                "insert into app_user (login, display_name, password_hash)"
+                                        + " values (?, ?, ?)");
+                var granted =
+                        c.prepareStatement(
+                                "insert into app_user_role (login, role) values (?, ?)")) {
+            user.setString(1, login);
+            user.setString(2, displayName);
+            user.setString(
+                    3,
+                    com.editlock.launcher.AddUser.hash(
+                            "right-password".toCharArray(), new java.security.SecureRandom()));
+            user.executeUpdate();
+            granted.setString(1, login);
+            granted.setString(2, role);
+            granted.executeUpdate();
+        }
+    }
+
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         if (System.getProperty("editlock.war") == null) {
