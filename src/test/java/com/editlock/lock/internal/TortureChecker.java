@@ -555,6 +555,8 @@ public final class TortureChecker {
     /** The history being judged, in id order. */
     private List<Event> ordered = List.of();
 
+    private Map<Long, List<Event>> regrantsOf = Map.of();
+
     private final Map<LockKey, List<Call>> acquiresByAggregate = new HashMap<>();
     private final List<Call> sweeps = new ArrayList<>();
     private final Map<Long, Life> lives = new LinkedHashMap<>();
@@ -614,6 +616,12 @@ public final class TortureChecker {
         index();
         List<Event> history = history(c);
         ordered = history;
+        regrantsOf = new HashMap<>();
+        for (Event e : history) {
+            if (e.type().equals("REACQUIRED") && e.token() != null) {
+                regrantsOf.computeIfAbsent(e.token(), t -> new ArrayList<>()).add(e);
+            }
+        }
         Set<String> finalRows = finalLocks(c);
         replay(history, finalRows);
         for (Event e : history) {
@@ -1073,6 +1081,14 @@ public final class TortureChecker {
     }
 
     private void judgeGrant(Event e, Life life) {
+        // A call writes one grant row per key. A call whose window holds a later grant row of this
+        // token exactly made that row: this one, lying only within its slack, was made by another
+        // (one whose answer was lost, say, before the same client asked again and was told the
+        // token it already held).
+        List<Event> regrants =
+                regrantsOf.getOrDefault(e.token(), List.of()).stream()
+                        .filter(r -> r.id() > e.id())
+                        .toList();
         Call call =
                 matched(
                         e,
@@ -1082,7 +1098,8 @@ public final class TortureChecker {
                                                 (c.kind() == Kind.ACQUIRE
                                                                 || c.kind() == Kind.TAKE_OVER
                                                                 || c.kind() == Kind.HAND_OVER)
-                                                        && c.keys().contains(e.key())),
+                                                        && c.keys().contains(e.key())
+                                                        && !madeAnother(c, e, regrants)),
                         "an acquire of %s by %s",
                         e.key(),
                         e.owner());
@@ -1107,6 +1124,12 @@ public final class TortureChecker {
         if (call.mode() == LockMode.WRITE && e.mode() != LockMode.WRITE) {
             violation("token %d: a WRITE request left it %s (row %d)", e.token(), e.mode(), e.id());
         }
+    }
+
+    /** Whether {@code c} made a later grant row of e's token and lies around e only by slack. */
+    private static boolean madeAnother(Call c, Event e, List<Event> regrants) {
+        return outside(e.at(), c).isPositive()
+                && regrants.stream().anyMatch(r -> outside(r.at(), c).isZero());
     }
 
     /**

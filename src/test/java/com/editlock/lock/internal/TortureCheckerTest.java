@@ -231,6 +231,58 @@ class TortureCheckerTest {
         assertOnly("the client was told it started at");
     }
 
+    /**
+     * A grant whose answer was lost and the same client's next ask, which is told the token it
+     * already held, 1 ms later: the grant row lies inside the first call and within the slack of
+     * the second, the second's row is a re-grant. The start the client was told lies in the first
+     * call.
+     */
+    private long regrantedAfterALostAnswer(boolean lostCallRecorded) {
+        long token = NEXT_TOKEN.incrementAndGet();
+        row(2007, "ACQUIRED", variables, LockMode.WRITE, omar, token);
+        if (lostCallRecorded) {
+            seen.acquired(
+                    omar,
+                    null,
+                    List.of(variables),
+                    LockMode.WRITE,
+                    t(2000),
+                    t(2008),
+                    TortureChecker.Outcome.UNKNOWN,
+                    null);
+        }
+        row(2011, "REACQUIRED", variables, LockMode.WRITE, omar, token);
+        seen.acquired(
+                omar,
+                null,
+                List.of(variables),
+                LockMode.WRITE,
+                t(2009),
+                t(2014),
+                TortureChecker.Outcome.DONE,
+                List.of(lock(variables, LockMode.WRITE, omar, null, token, 2001)));
+        released(omar, variables, null, token, 2100);
+        return token;
+    }
+
+    @Test
+    void aGrantRowGoesToTheCallWhoseWindowHoldsItNotToTheNextAskThatWasToldOfIt() throws Exception {
+        clean();
+        regrantedAfterALostAnswer(true);
+        assertThat(violations()).isEmpty();
+    }
+
+    @Test
+    void oneCallThatWroteTwoGrantRowsOfOneToken() throws Exception {
+        clean();
+        long token = regrantedAfterALostAnswer(false);
+        assertThat(violations())
+                .singleElement()
+                .asString()
+                .contains("ACQUIRED of token " + token)
+                .contains("lies inside no call");
+    }
+
     @Test
     void conflictsOnOneKey() throws Exception {
         long saras = clean();
