@@ -562,6 +562,67 @@ class ProxyIT {
         }
     }
 
+    /**
+     * A browser whose machine vanished (lid shut, out of the Wi-Fi: no FIN, nothing acknowledged)
+     * is cut by the proxy 10 s after the first data it left unacknowledged ({@code tcp-ut}): the
+     * node sends a keep-alive every second, so the proxy gives the connection up within about 11 s
+     * of the cut, the node ends the stream at its next keep-alive and the tab's record is free a
+     * tab grace later — while its holder keeps beating over another connection, so the lease plays
+     * no part. Without {@code tcp-ut} the kernel retransmits for about 15 minutes.
+     */
+    @Test
+    void aBrowserThatVanishesIsCutByTheProxyAndItsRecordIsFreedWithinTwentySeconds()
+            throws Exception {
+        String edited =
+                cluster.addConfigurators(1).stream()
+                        .filter(k -> k.matches("configurator:\\d+"))
+                        .findFirst()
+                        .orElseThrow();
+        URI proxy = cluster.proxyUri();
+        Browser sara = new Browser(proxy);
+        sara.login("sara", "demo");
+        sara.get("configurator.xhtml?id=" + edited.substring(edited.indexOf(':') + 1));
+        assertThat(sara.page()).contains("data-editing=\"true\"");
+        ApiClient omar = new ApiClient(proxy, Duration.ofSeconds(10));
+        assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
+        try (PageStream stream = sara.openStream(m -> {})) {
+            assertThat(stream.status()).isEqualTo(200);
+            long freedAfter = -1;
+            try (var cut = com.editlock.it.node.LoopbackCut.of(stream.localPort())) {
+                long from = System.nanoTime();
+                long beat = 0;
+                long looked = 0;
+                while (freedAfter < 0 && System.nanoTime() - from < 30_000_000_000L) {
+                    long now = System.nanoTime();
+                    if (now - beat > 1_500_000_000L) { // her lease (5 s here) stays renewed
+                        beat = now;
+                        assertThat(sara.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
+                    }
+                    if (now - looked > 250_000_000L) {
+                        looked = now;
+                        ApiClient.Answer tried = omar.acquire(edited, "WRITE");
+                        if (tried.status() == 201) {
+                            freedAfter = (now - from) / 1_000_000;
+                        } else {
+                            assertThat(tried.status()).isEqualTo(409);
+                        }
+                    }
+                    Thread.sleep(50); // a pace, not a wait for anything
+                }
+            }
+            System.out.printf(
+                    "A browser that vanished behind the proxy: its edit page's record free %d ms"
+                            + " after the cut%n",
+                    freedAfter);
+            assertThat(freedAfter)
+                    .as("freed after the proxy's 10 s, within 20 s of the cut")
+                    .isBetween(10_000L, 20_000L);
+            assertThat(omar.release(edited).status()).isEqualTo(204);
+        } finally {
+            omar.logout();
+        }
+    }
+
     @Test
     void aNodeMarkedNotReadyGetsNoNewRequestWithinTwoSeconds() throws Exception {
         Files.createFile(cluster.drainFile(1));

@@ -121,6 +121,11 @@ public final class PageStream implements AutoCloseable {
         return status;
     }
 
+    /** The client's end of the connection: its port on this machine. */
+    public int localPort() {
+        return socket.getLocalPort();
+    }
+
     /** An answer header, by its lower-case name. */
     public String header(String name) {
         return headers.getOrDefault(name, "");
