@@ -64,9 +64,11 @@ public class Viewpoint {
         return zone;
     }
 
-    /** How long a lease lasts without a heartbeat, for "no sign of her for 20 s". */
+    /** How long a lease lasts without a heartbeat, for "no sign of her for 10 s". */
     public int leaseSeconds() {
-        return settings == null ? 20 : settings.leaseSeconds();
+        return settings == null
+                ? com.editlock.platform.Settings.DEFAULT_LEASE_SECONDS
+                : settings.leaseSeconds();
     }
 
     /** The language's code, for {@code <html lang>}. */

@@ -1,13 +1,19 @@
 package com.editlock.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.browser.Chromium;
+import com.editlock.it.browser.Pages;
 import com.editlock.it.node.ApiClient;
 import com.editlock.it.node.Tls;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -18,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * The run command's two-node start as a user makes it ({@code LOCKS_NODES=2 mvn -Prun} runs this
@@ -118,6 +127,8 @@ class RunCommandIT {
                     .isEqualTo(200);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
 
+            aFrozenBrowserLosesItsLockWithinFifteenSecondsAtTheDefaults(base);
+
             // Each node's drain file is the one it was told.
             Matcher drain = Pattern.compile("drain it: touch (.+)\\)").matcher(nodes.get(1));
             assertThat(drain.find()).as(nodes.get(1)).isTrue();
@@ -164,6 +175,61 @@ class RunCommandIT {
                                 .toList())
                 .as("nothing the run command started is left running")
                 .isEmpty();
+    }
+
+    /**
+     * At the defaults (lease 10 s, sweep 2 s, a beat every 2 s, sessions of 30 minutes) a frozen
+     * browser ({@code SIGSTOP}: its connections stay open, its beats stop) loses its lock to the
+     * lease: {@code EXPIRED} within lease + sweep + 1 s (13 s) of the freeze, and the other
+     * person's open page offers editing within 15 s.
+     */
+    private static void aFrozenBrowserLosesItsLockWithinFifteenSecondsAtTheDefaults(URI base)
+            throws Exception {
+        Chromium.require();
+        ChromeDriver sara = Chromium.start();
+        ChromeDriver omar = Chromium.start();
+        try {
+            Pages.login(sara, base.toURL(), "sara");
+            sara.get(base + "configurator.xhtml?id=1");
+            assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+            Pages.login(omar, base.toURL(), "omar");
+            omar.get(base + "configurator.xhtml?id=1");
+            assertThat(Pages.testId(omar, "lock-status")).startsWith("Being edited by Sara");
+
+            Instant frozenAt = Instant.now();
+            Chromium.signal(sara, "STOP");
+            await("Omar's open page offers editing")
+                    .atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () ->
+                                    !omar.findElements(By.cssSelector("[data-testid=edit-now]"))
+                                            .isEmpty());
+            System.out.printf(
+                    "At the defaults: browser frozen -> the other page offers editing after %d"
+                            + " ms%n",
+                    Duration.between(frozenAt, Instant.now()).toMillis());
+            ApiClient ada = new ApiClient(base, Duration.ofSeconds(10));
+            assertThat(ada.login("ada", "demo").status()).isEqualTo(200);
+            JsonObject last =
+                    Json.createReader(
+                                    new StringReader(
+                                            ada.send(
+                                                            "GET",
+                                                            "api/locks/events?resource=configurator:1&limit=1",
+                                                            null)
+                                                    .body()))
+                            .readArray()
+                            .getJsonObject(0);
+            assertThat(last.getString("type")).as("ended by its lease").isEqualTo("EXPIRED");
+            assertThat(Instant.parse(last.getString("at")))
+                    .as("within lease + sweep + 1 s of the freeze")
+                    .isBefore(frozenAt.plusSeconds(13));
+        } finally {
+            Chromium.signal(sara, "CONT");
+            Chromium.quit(sara);
+            Chromium.quit(omar);
+        }
     }
 
     private static void read(InputStream in, BlockingQueue<String> lines, List<String> all) {

@@ -16,15 +16,15 @@ class SettingsTest {
     @Test
     void defaultsMatchTheDocumentation() {
         Settings s = of(Map.of());
-        assertThat(s.leaseSeconds()).isEqualTo(20);
-        assertThat(s.sweepSeconds()).isEqualTo(5);
+        assertThat(s.leaseSeconds()).isEqualTo(10);
+        assertThat(s.sweepSeconds()).isEqualTo(2);
         assertThat(s.tabGraceSeconds()).isEqualTo(2);
         assertThat(s.auditRetentionDays()).isEqualTo(90);
         assertThat(s.oldLockMinutes()).isEqualTo(60);
         assertThat(s.sessionTimeoutSeconds()).isEqualTo(1800);
         assertThat(s.demoData()).isFalse();
         assertThat(s.httpPort()).isEqualTo(8080);
-        assertThat(s.heartbeatSeconds()).as("four beats to a lease").isEqualTo(5);
+        assertThat(s.heartbeatSeconds()).as("four beats or more to a lease").isEqualTo(2);
         assertThat(s.idleTimeoutSeconds()).isEqualTo(900);
     }
 

@@ -2,8 +2,8 @@ package com.editlock.it.node;
 
 /** The settings the integration tests deploy Editlock with (see {@link TestDatabase}). */
 public final class TestSettings {
-    public static final int LEASE_SECONDS = 20; // the default
-    public static final int SWEEP_SECONDS = 5; // the default
+    public static final int LEASE_SECONDS = 10; // the default
+    public static final int SWEEP_SECONDS = 2; // the default
     public static final int SESSION_TIMEOUT_SECONDS = 10;
 
     /** Payara's session reaper runs every 5 s (WEB-INF/payara-web.xml). */
