@@ -6,6 +6,9 @@ import com.editlock.launcher.EmbeddedDatabase;
 import com.editlock.launcher.PayaraNode;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,9 +21,11 @@ import java.util.concurrent.TimeUnit;
  * #ROUNDS} times: the holder releases the lock through the API, and every page's stream times the
  * arrival of the news. Once with every page on the node where the lock is released, once with half
  * of them on a second node (two Payara Micro instances, Hazelcast off, one embedded PostgreSQL).
- * Run with {@code mvn -Pbench-live}; it prints a Markdown table. With {@code -Dsoak.minutes=10} it
- * then keeps four editing tabs of one browser open and active for that long and counts spurious
- * releases (there must be none).
+ * Then on one node the same pages alone and beside a stalled reader, while another lock changes all
+ * the time ({@link #besideAStalledReader}). The pages are spread over people of their own (one
+ * person holds at most 48 streams). Run with {@code mvn -Pbench-live}; it prints Markdown tables.
+ * With {@code -Dsoak.minutes=10} it then keeps four editing tabs of one browser open and active for
+ * that long and counts spurious releases (there must be none).
  *
  * <p>What is timed is the push reaching the page; the page then re-renders its lock area with one
  * Ajax request.
@@ -54,6 +59,7 @@ public final class LiveBenchmark {
                                     logs.resolve("bench-live-node-" + (i + 1) + ".log"),
                                     Duration.ofMinutes(2)));
                 }
+                List<String> people = addPeople(db, VIEWERS / 40 + 1);
                 System.out.printf(
                         "%nA release reaching %d open read-only pages (%d rounds), %d cores, %s%n%n",
                         VIEWERS,
@@ -64,10 +70,18 @@ public final class LiveBenchmark {
                 System.out.println("|---|---:|---:|---:|---:|");
                 row(
                         "one node (the releasing one)",
-                        PageBenchmarks.fanOut(
-                                nodes.get(0), List.of(nodes.get(0)), 1, VIEWERS, ROUNDS));
-                List<Long> both = PageBenchmarks.fanOut(nodes.get(0), nodes, 2, VIEWERS, ROUNDS);
+                        PageBenchmarks.fanOutWhile(
+                                nodes.get(0),
+                                List.of(nodes.get(0)),
+                                1,
+                                VIEWERS,
+                                people,
+                                r -> r < ROUNDS));
+                List<Long> both =
+                        PageBenchmarks.fanOutWhile(
+                                nodes.get(0), nodes, 2, VIEWERS, people, r -> r < ROUNDS);
                 row("two nodes, half on the other one", both);
+                besideAStalledReader(nodes.get(0), people);
                 int minutes = Integer.getInteger("soak.minutes", 0);
                 if (minutes > 0) {
                     soak(nodes.get(0), Duration.ofMinutes(minutes));
@@ -76,6 +90,181 @@ public final class LiveBenchmark {
                 nodes.forEach(PayaraNode::stop);
             }
         }
+    }
+
+    /**
+     * {@code count} people (editors, password {@code demo}) to spread the pages over: one person
+     * holds at most 48 streams, as a browser's pages share one.
+     */
+    private static List<String> addPeople(EmbeddedDatabase db, int count) throws Exception {
+        List<String> people = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                PreparedStatement user =
+                        c.prepareStatement(
+                                "insert into app_user (login, display_name, password_hash)"
+                                        + " values (?, ?, ?)");
+                PreparedStatement role =
+                        c.prepareStatement(
+                                "insert into app_user_role (login, role) values (?, 'editor')")) {
+            String hash =
+                    com.editlock.launcher.AddUser.hash(
+                            "demo".toCharArray(), new java.security.SecureRandom());
+            for (int i = 1; i <= count; i++) {
+                String login = String.format("viewer%02d", i);
+                user.setString(1, login);
+                user.setString(2, "Viewer " + i);
+                user.setString(3, hash);
+                user.executeUpdate();
+                role.setString(1, login);
+                role.executeUpdate();
+                people.add(login);
+            }
+        }
+        return people;
+    }
+
+    /**
+     * No stream holds up another. The same pages hear the same releases while another record's lock
+     * changes as fast as one client can change it, first with nobody else connected, then beside a
+     * stalled reader: Ada's browser with 63 list pages and an edit page on one stream that reads
+     * nothing (a 4 KB receive window), so every lock change queues 64 messages for it until its
+     * buffers are full; then its next write waits on a thread of its own for 5 s, the stream is
+     * ended, and after the 2 s tab grace her edit page's lock is released. The second series runs
+     * until that release, so it covers the filling, the held write and the grace.
+     */
+    private static void besideAStalledReader(PayaraNode node, List<String> people)
+            throws Exception {
+        URI base = URI.create(node.url());
+        Browser churner = new Browser(base).basic("omar", "demo");
+        java.util.concurrent.atomic.AtomicBoolean stop =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong changes =
+                new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<String> churnFailed =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread churn =
+                Thread.ofPlatform()
+                        .name("lock-churn")
+                        .start(
+                                () -> {
+                                    while (!stop.get()) {
+                                        int got =
+                                                churner.postJson(
+                                                                "api/locks",
+                                                                "{\"resource\":\"configurator:3\"}")
+                                                        .statusCode();
+                                        int gone =
+                                                churner.delete("api/locks/configurator:3")
+                                                        .statusCode();
+                                        if (got != 201 || gone != 204) {
+                                            churnFailed.set(got + "/" + gone);
+                                            return;
+                                        }
+                                        changes.addAndGet(2);
+                                    }
+                                });
+        try {
+            long from = changes.get();
+            long started = System.nanoTime();
+            List<Long> alone =
+                    PageBenchmarks.fanOutWhile(
+                            node, List.of(node), 1, VIEWERS, people, r -> r < ROUNDS * 2);
+            double aloneRate = (changes.get() - from) * 1e9 / (System.nanoTime() - started);
+            require(churnFailed.get() == null, "the churn failed: " + churnFailed.get());
+            Browser ada = new Browser(base);
+            Browser admin = new Browser(base).basic("sara", "demo");
+            java.net.Socket[] unread = {null};
+            long[] opened = {0};
+            long[] lastBeat = {0};
+            long[] freed = {0};
+            long[] changesFrom = {0};
+            List<Long> beside;
+            try {
+                beside =
+                        PageBenchmarks.fanOutWhile(
+                                node,
+                                List.of(node),
+                                1,
+                                VIEWERS,
+                                people,
+                                r -> {
+                                    if (unread[0] == null) { // the pages are open: now the reader
+                                        unread[0] = stall(ada, base);
+                                        opened[0] = System.nanoTime();
+                                        lastBeat[0] = opened[0];
+                                        changesFrom[0] = changes.get();
+                                    }
+                                    long now = System.nanoTime();
+                                    if (now - lastBeat[0] > 2_000_000_000L) { // her lease holds
+                                        lastBeat[0] = now;
+                                        require(
+                                                ada.post("api/locks/heartbeat").statusCode() == 204,
+                                                "Ada's heartbeat");
+                                    }
+                                    require(
+                                            now - opened[0] < TimeUnit.MINUTES.toNanos(3),
+                                            "the stalled stream was not ended within 3 minutes");
+                                    if (admin.get("api/locks/configurator:2").statusCode() == 404) {
+                                        freed[0] = now;
+                                        return false;
+                                    }
+                                    return true;
+                                });
+            } finally {
+                if (unread[0] != null) {
+                    unread[0].close();
+                }
+            }
+            require(!beside.isEmpty(), "no round ran beside the stalled reader");
+            double besideRate = (changes.get() - changesFrom[0]) * 1e9 / (freed[0] - opened[0]);
+            require(churnFailed.get() == null, "the churn failed: " + churnFailed.get());
+            System.out.printf(
+                    "%nNo stream holds up another (%s): %d pages hear releases while configurator 3's"
+                            + " lock changes %.0f times a second; beside the stalled reader its"
+                            + " edit page's lock was released %.1f s after its stream opened%n%n",
+                    com.editlock.bench.RunStamp.now(),
+                    VIEWERS,
+                    (aloneRate + besideRate) / 2,
+                    (freed[0] - opened[0]) / 1e9);
+            System.out.println("| pages hear a release | samples | p50 ms | p99 ms | max ms |");
+            System.out.println("|---|---:|---:|---:|---:|");
+            row("alone (baseline)", alone);
+            row("beside a stalled reader, until its lock is released", beside);
+            System.out.printf(
+                    "%np99 beside a stalled reader / p99 alone: %.2f%n",
+                    p99(beside) / (double) p99(alone));
+        } finally {
+            stop.set(true);
+            churn.join();
+        }
+    }
+
+    /**
+     * Ada's 63 list pages and her edit page of configurator 2 on one stream that reads nothing (a 4
+     * KB receive window): every lock change queues 64 messages for it.
+     */
+    private static java.net.Socket stall(Browser ada, URI base) {
+        try {
+            require(ada.login("ada", "demo").statusCode() == 200, "Ada's login");
+            List<String> tabs = new ArrayList<>();
+            for (int i = 0; i < 63; i++) {
+                ada.get("configurators.xhtml");
+                tabs.add(ada.viewToken().orElseThrow());
+            }
+            ada.get("configurator.xhtml?id=2");
+            require(ada.page().contains("data-editing=\"true\""), "Ada edits configurator 2");
+            tabs.add(ada.viewToken().orElseThrow());
+            return com.editlock.it.browser.PageStream.openUnread(
+                    base, ada.cookieHeader().orElseThrow(), tabs, null);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long p99(List<Long> micros) {
+        List<Long> sorted = new ArrayList<>(micros);
+        Collections.sort(sorted);
+        return at(sorted, 0.99);
     }
 
     private static void row(String label, List<Long> micros) {

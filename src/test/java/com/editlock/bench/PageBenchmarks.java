@@ -298,6 +298,30 @@ public final class PageBenchmarks {
     public static List<Long> fanOut(
             PayaraNode releasing, List<PayaraNode> nodes, int id, int viewers, int rounds)
             throws Exception {
+        // A person holds at most 48 streams: the demo's three people carry up to 144 pages.
+        require(viewers <= 144, "more than 144 pages need more people: fanOutWhile");
+        return fanOutWhile(
+                releasing,
+                nodes,
+                id,
+                viewers,
+                List.of("omar", "ada", "sara"),
+                round -> round < rounds);
+    }
+
+    /**
+     * {@link #fanOut}'s rounds for as long as {@code more} says so (asked before each round with
+     * the rounds done), its pages spread over {@code users} in turn (a person holds at most 48
+     * streams).
+     */
+    public static List<Long> fanOutWhile(
+            PayaraNode releasing,
+            List<PayaraNode> nodes,
+            int id,
+            int viewers,
+            List<String> users,
+            java.util.function.IntPredicate more)
+            throws Exception {
         Browser holder = new Browser(URI.create(releasing.url())).basic("sara", "demo");
         String resource = "{\"resource\":\"configurator:" + id + "\"}";
         List<PageSocket> pages = new ArrayList<>();
@@ -309,7 +333,7 @@ public final class PageBenchmarks {
                 pages.add(
                         new PageSocket(
                                 nodes.get(i % nodes.size()),
-                                "omar",
+                                users.get(i % users.size()),
                                 "configurator.xhtml?view=true&id=" + id));
             }
             pages.forEach(PageSocket::arm);
@@ -320,7 +344,7 @@ public final class PageBenchmarks {
                 page.awaitNews(System.nanoTime());
             }
             java.util.Random random = new java.util.Random(id);
-            for (int round = 0; round < rounds; round++) {
+            for (int round = 0; more.test(round); round++) {
                 pages.forEach(PageSocket::arm);
                 // A person releases at any moment, not just after the feed's last read (when the
                 // news of the
