@@ -443,7 +443,7 @@ public final class PageBenchmarks {
         report.text(
                 """
                 A tab that disappears without any connection closing (a frozen or suspended browser) is released
-                by its lease instead: at most lease (20 s) + sweep interval (5 s); the browser tests measure that
+                by its lease instead: at most lease + sweep interval + 1 s (10 s + 2 s by the defaults); the browser tests measure that
                 with a `SIGSTOP`ped Chromium (docs/live-screens.md).""");
     }
 

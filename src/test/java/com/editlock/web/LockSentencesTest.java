@@ -114,7 +114,7 @@ class LockSentencesTest {
         assertThat(sentences.freeNow("Sara", LockEventType.VIEW_CLOSED, null, null))
                 .isEqualTo("Sara's browser tab closed — you can edit it now.");
         assertThat(sentences.freeNow("Sara", LockEventType.EXPIRED, null, null))
-                .isEqualTo("Sara's lock lapsed (no sign for 20 s) — you can edit it now.");
+                .isEqualTo("Sara's lock lapsed (no sign for 10 s) — you can edit it now.");
         assertThat(sentences.freeNow("Sara", LockEventType.SESSION_ENDED, null, null))
                 .isEqualTo("Sara's session ended — you can edit it now.");
         assertThat(sentences.freeNow("Sara", LockEventType.FORCE_RELEASED, "Ada", "Audit"))
