@@ -59,6 +59,7 @@ public final class LiveBenchmark {
                                     logs.resolve("bench-live-node-" + (i + 1) + ".log"),
                                     Duration.ofMinutes(2)));
                 }
+                sweeps(URI.create(nodes.get(0).url())); // the metrics are there, before any row
                 List<String> people = addPeople(db, VIEWERS / 40 + 1);
                 System.out.printf(
                         "%nA release reaching %d open read-only pages (%d rounds), %d cores, %s%n%n",
@@ -163,6 +164,8 @@ public final class LiveBenchmark {
                                         changes.addAndGet(2);
                                     }
                                 });
+        double[] sweepFrom = sweeps(base);
+        long sweepStarted = System.nanoTime();
         try {
             long from = changes.get();
             long started = System.nanoTime();
@@ -233,6 +236,18 @@ public final class LiveBenchmark {
             System.out.printf(
                     "%np99 beside a stalled reader / p99 alone: %.2f%n",
                     p99(beside) / (double) p99(alone));
+            double[] sweepTo = sweeps(base);
+            double runs = sweepTo[0] - sweepFrom[0];
+            double millis = sweepTo[1] - sweepFrom[1];
+            double wall = (System.nanoTime() - sweepStarted) / 1e6;
+            System.out.printf(
+                    "%nThe sweep meanwhile (this node, every %s s): %.0f runs in %.0f s, %.1f ms each on"
+                            + " average, %.2f %% of the node's wall-clock time%n",
+                    System.getProperty("locks.sweep.seconds", "2"),
+                    runs,
+                    wall / 1000,
+                    millis / Math.max(1, runs),
+                    100 * millis / wall);
         } finally {
             stop.set(true);
             churn.join();
@@ -259,6 +274,36 @@ public final class LiveBenchmark {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** The node's sweeps so far: {runs, milliseconds}, from its {@code /metrics}. */
+    private static double[] sweeps(URI base) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // a sweep every 2 s
+        while (true) {
+            String metrics = new Browser(base).get("metrics").body();
+            // Payara exports the histogram as lock_sweep_duration_seconds: its quantiles and
+            // maximum
+            // in seconds, its _sum as recorded (milliseconds).
+            Double runs = metric(metrics, "lock_sweep_duration_seconds_count");
+            Double millis = metric(metrics, "lock_sweep_duration_seconds_sum");
+            if (runs != null && millis != null) {
+                return new double[] {runs, millis};
+            }
+            require(
+                    System.nanoTime() < deadline,
+                    "no sweep duration on /metrics: "
+                            + metrics.lines().filter(l -> l.contains("sweep")).toList());
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
+    }
+
+    private static Double metric(String metrics, String name) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return null;
     }
 
     private static long p99(List<Long> micros) {
