@@ -148,20 +148,24 @@ public final class LiveBenchmark {
                         .name("lock-churn")
                         .start(
                                 () -> {
-                                    while (!stop.get()) {
-                                        int got =
-                                                churner.postJson(
-                                                                "api/locks",
-                                                                "{\"resource\":\"configurator:3\"}")
-                                                        .statusCode();
-                                        int gone =
-                                                churner.delete("api/locks/configurator:3")
-                                                        .statusCode();
-                                        if (got != 201 || gone != 204) {
-                                            churnFailed.set(got + "/" + gone);
-                                            return;
+                                    try {
+                                        while (!stop.get()) {
+                                            int got =
+                                                    churner.postJson(
+                                                                    "api/locks",
+                                                                    "{\"resource\":\"configurator:3\"}")
+                                                            .statusCode();
+                                            int gone =
+                                                    churner.delete("api/locks/configurator:3")
+                                                            .statusCode();
+                                            if (got != 201 || gone != 204) {
+                                                churnFailed.set(got + "/" + gone);
+                                                return;
+                                            }
+                                            changes.addAndGet(2);
                                         }
-                                        changes.addAndGet(2);
+                                    } catch (RuntimeException e) { // fails the run, not silently
+                                        churnFailed.set(e.toString());
                                     }
                                 });
         double[] sweepFrom = sweeps(base);

@@ -527,29 +527,16 @@ class ProxyIT {
         assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
         try (java.net.Socket unread =
                 PageStream.openUnread(proxy, sara.cookieHeader().orElseThrow(), tabs, null)) {
-            long opened = System.nanoTime();
-            long beat = 0;
-            long looked = 0;
-            long freedAfter = -1;
-            while (freedAfter < 0 && System.nanoTime() - opened < 30_000_000_000L) {
-                long now = System.nanoTime();
-                if (now - beat > 1_500_000_000L) { // her lease (5 s here) stays renewed
-                    beat = now;
-                    assertThat(sara.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
-                }
-                if (now - looked > 250_000_000L) {
-                    looked = now;
-                    ApiClient.Answer tried = omar.acquire(edited, "WRITE");
-                    if (tried.status() == 201) {
-                        freedAfter = (now - opened) / 1_000_000;
-                        assertThat(omar.release(edited).status()).isEqualTo(204);
-                    } else {
-                        assertThat(tried.status()).isEqualTo(409);
-                    }
-                }
-                assertThat(omar.acquire(busy, "WRITE").status()).isEqualTo(201); // news
-                assertThat(omar.release(busy).status()).isEqualTo(204);
-            }
+            long freedAfter =
+                    freedAfter(
+                            sara,
+                            omar,
+                            edited,
+                            System.nanoTime(),
+                            () -> { // news for every tab of the unread stream
+                                assertThat(omar.acquire(busy, "WRITE").status()).isEqualTo(201);
+                                assertThat(omar.release(busy).status()).isEqualTo(204);
+                            });
             System.out.printf(
                     "An unread stream through the proxy: its edit page's record free %d ms after"
                             + " it opened%n",
@@ -587,28 +574,15 @@ class ProxyIT {
         assertThat(omar.login("omar", "demo").status()).isEqualTo(200);
         try (PageStream stream = sara.openStream(m -> {})) {
             assertThat(stream.status()).isEqualTo(200);
-            long freedAfter = -1;
+            long freedAfter;
             try (var cut = com.editlock.it.node.LoopbackCut.of(stream.localPort())) {
-                long from = System.nanoTime();
-                long beat = 0;
-                long looked = 0;
-                while (freedAfter < 0 && System.nanoTime() - from < 30_000_000_000L) {
-                    long now = System.nanoTime();
-                    if (now - beat > 1_500_000_000L) { // her lease (5 s here) stays renewed
-                        beat = now;
-                        assertThat(sara.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
-                    }
-                    if (now - looked > 250_000_000L) {
-                        looked = now;
-                        ApiClient.Answer tried = omar.acquire(edited, "WRITE");
-                        if (tried.status() == 201) {
-                            freedAfter = (now - from) / 1_000_000;
-                        } else {
-                            assertThat(tried.status()).isEqualTo(409);
-                        }
-                    }
-                    Thread.sleep(50); // a pace, not a wait for anything
-                }
+                freedAfter =
+                        freedAfter(
+                                sara,
+                                omar,
+                                edited,
+                                System.nanoTime(),
+                                () -> Thread.sleep(50)); // a pace, not a wait for anything
             }
             System.out.printf(
                     "A browser that vanished behind the proxy: its edit page's record free %d ms"
@@ -617,10 +591,45 @@ class ProxyIT {
             assertThat(freedAfter)
                     .as("freed after the proxy's 10 s, within 20 s of the cut")
                     .isBetween(10_000L, 20_000L);
-            assertThat(omar.release(edited).status()).isEqualTo(204);
         } finally {
             omar.logout();
         }
+    }
+
+    /** One step of a loop, which may fail. */
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * The milliseconds from {@code from} ({@link System#nanoTime()}) until {@code taker} gets
+     * {@code record}, asking every 250 ms for at most 30 s (-1: never), while {@code holder} beats
+     * every 1.5 s (her lease, 5 s here, stays renewed) and {@code meanwhile} runs between asks. The
+     * record is released again once got.
+     */
+    private static long freedAfter(
+            Browser holder, ApiClient taker, String record, long from, Step meanwhile)
+            throws Exception {
+        long beat = 0;
+        long asked = 0;
+        while (System.nanoTime() - from < 30_000_000_000L) {
+            long now = System.nanoTime();
+            if (now - beat > 1_500_000_000L) {
+                beat = now;
+                assertThat(holder.post("api/locks/heartbeat").statusCode()).isEqualTo(204);
+            }
+            if (now - asked > 250_000_000L) {
+                asked = now;
+                ApiClient.Answer tried = taker.acquire(record, "WRITE");
+                if (tried.status() == 201) {
+                    assertThat(taker.release(record).status()).isEqualTo(204);
+                    return (now - from) / 1_000_000;
+                }
+                assertThat(tried.status()).isEqualTo(409);
+            }
+            meanwhile.run();
+        }
+        return -1;
     }
 
     @Test
