@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The torture's judge. It reads every audit row the store wrote for the torture's keys and judges
@@ -601,15 +602,40 @@ public final class TortureChecker {
         return this;
     }
 
-    /** The first sweep seen that began after {@code lapsed} and ended before {@code at}. */
-    private Call sweepThatLeft(Instant lapsed, Instant at) {
+    /**
+     * The first sweep seen that began after {@code lapsed}, ended before {@code at} and ran while
+     * nothing else could hold the row of {@code life}. The sweep skips rows another transaction has
+     * locked (by design: it never waits), so a sweep that ran beside such a call may rightly leave
+     * the row; a stalled call holds it for as long as it stalls, and a later sweep must take it.
+     */
+    private Call sweepThatLeft(Life life, Instant lapsed, Instant at) {
         return sweeps.stream()
                 .filter(
                         s ->
                                 s.before().isAfter(lapsed.plus(SLACK))
-                                        && s.after().plus(SLACK).isBefore(at))
+                                        && s.after().plus(SLACK).isBefore(at)
+                                        && !rowMayBeHeldDuring(life, s))
                 .findFirst()
                 .orElse(null);
+    }
+
+    /**
+     * Whether a call that may lock the row of {@code life} was under way during {@code sweep}:
+     * another sweep; any call of its owner (a save, a renewal, a release, a session's end); an
+     * acquisition, take-over or hand-over in its aggregate (the clean-up locks the aggregate's
+     * lapsed rows); a force release of its key.
+     */
+    private boolean rowMayBeHeldDuring(Life life, Call sweep) {
+        Predicate<Call> during =
+                c ->
+                        c != sweep
+                                && c.before().isBefore(sweep.after().plus(SLACK))
+                                && c.after().isAfter(sweep.before().minus(SLACK));
+        return sweeps.stream().anyMatch(during)
+                || byOwner(life.owner).stream().anyMatch(during)
+                || acquiresByAggregate.getOrDefault(life.aggregate, List.of()).stream()
+                        .anyMatch(during)
+                || forcesByKey.getOrDefault(life.key, List.of()).stream().anyMatch(during);
     }
 
     public Report check(Connection c) throws SQLException {
@@ -1186,7 +1212,7 @@ public final class TortureChecker {
         if (delay.compareTo(worstExpiryDelay) > 0) {
             worstExpiryDelay = delay;
         }
-        Call left = bySweeps ? sweepThatLeft(latest, e.at()) : null;
+        Call left = bySweeps ? sweepThatLeft(life, latest, e.at()) : null;
         if (left != null) {
             violation(
                     "token %d of %s lapsed at %s (at the latest), the sweep of %s to %s left it and it"
@@ -1825,7 +1851,7 @@ public final class TortureChecker {
         for (Life life : lives.values()) {
             if (life.end == null) {
                 Instant latest = leaseAtMost(life, now);
-                Call left = bySweeps ? sweepThatLeft(latest, now) : null;
+                Call left = bySweeps ? sweepThatLeft(life, latest, now) : null;
                 if (left != null) {
                     violation(
                             "token %d of %s lapsed at %s (at the latest), the sweep of %s to %s left it"

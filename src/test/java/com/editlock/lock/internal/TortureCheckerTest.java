@@ -434,6 +434,29 @@ class TortureCheckerTest {
     }
 
     @Test
+    void aSweepMayLeaveARowItsOwnersStalledCallHoldsButNotTheSweepAfter() throws Exception {
+        // Sara's lease runs to 1110 at the latest. Her beat of 1150–1900 stalled with her row
+        // locked (it renewed nothing: the lease had run out); the sweep of 1200–1210 skipped the
+        // locked row, as it is built to, and the one of 1950–1960 took it.
+        long token = granted(sara, key, LockMode.WRITE, "tab-1", 100);
+        seen.renewedCall(sara, "tab-1", t(1150), t(1900), 0);
+        seen.swept(t(1200), t(1210));
+        seen.swept(t(1950), t(1960));
+        row(1955, "EXPIRED", key, LockMode.WRITE, sara, token);
+        assertThat(violationsBySweeps())
+                .as("the sweep ran beside a call that held the row")
+                .isEmpty();
+
+        // Once her call had ended nothing held the row: a sweep then must take it.
+        seen.swept(t(1920), t(1930));
+        assertThat(violationsBySweeps())
+                .singleElement()
+                .asString()
+                .contains("the sweep of " + t(1920) + " to " + t(1930) + " left it")
+                .contains("a ghost for 845 ms");
+    }
+
+    @Test
     void expiriesLateByTheClockAloneAreTheSweepersAffairNotTheStores() throws Exception {
         // The thread that calls the sweep stalled for 4 s: no sweep began between the lapse and
         // the removal, so the store did its part, while the clock bound sees a ghost.
