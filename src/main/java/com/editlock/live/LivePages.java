@@ -100,7 +100,7 @@ public class LivePages {
 
     @PostConstruct
     void start() {
-        releases = new TabReleases(threads, settings.tabGraceSeconds() * 1000L);
+        releases = new TabReleases(threads, settings.tabGraceMillis());
         tabs = new TabSockets(releases, this::releaseTab);
         long origin = System.nanoTime();
         streams =
@@ -148,7 +148,7 @@ public class LivePages {
             long signalled = System.nanoTime();
             long handOffAt =
                     NodeStop.shutdownGrace()
-                            .minusSeconds(settings.tabGraceSeconds())
+                            .minusMillis(settings.tabGraceMillis())
                             .minusMillis(1000)
                             .toNanos();
             long wait = handOffAt - (System.nanoTime() - signalled);

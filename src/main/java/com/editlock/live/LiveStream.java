@@ -120,9 +120,16 @@ public class LiveStream extends HttpServlet {
             this.async = async;
         }
 
+        /**
+         * Writes and sends {@code text}. A send the connection refuses (the client's reset came
+         * back after an earlier write) fails inside the first flush, where the container only
+         * closes the connection; the second flush, with nothing to send, finds it closed and
+         * throws. So the write that failed says so itself, not the next one a keep-alive later.
+         */
         @Override
         public void write(String text) throws IOException {
             out().write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
             out.flush();
         }
 

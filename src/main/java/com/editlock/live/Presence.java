@@ -56,6 +56,9 @@ public class Presence {
      */
     private static final long GAP_PATIENCE_MILLIS = 3_000;
 
+    /** Released to read now: a change of this node's was just written. */
+    private final java.util.concurrent.Semaphore wake = new java.util.concurrent.Semaphore(0);
+
     /** At most this many changes per read; the rest come in the next one. */
     private static final int BATCH = 500;
 
@@ -163,6 +166,7 @@ public class Presence {
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, "Could not note that a page closed", e);
         }
+        wake.release(); // this node's pages hear it at once, the others' at their next read
     }
 
     /**
@@ -240,7 +244,9 @@ public class Presence {
                 LOG.log(Level.FINE, "Could not read who is viewing what; trying again", e);
             }
             try {
-                Thread.sleep(POLL_MILLIS);
+                if (wake.tryAcquire(POLL_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    wake.drainPermits(); // one read takes in every change made meanwhile
+                }
             } catch (InterruptedException e) {
                 return;
             }

@@ -48,6 +48,13 @@ public final class Settings implements java.io.Serializable {
     /** The sweep of lapsed locks: one indexed delete, every 2 s by default. */
     public static final int DEFAULT_SWEEP_SECONDS = 2;
 
+    /**
+     * The default tab-close grace in milliseconds ({@link #tabGraceMillis()}): a dropped stream
+     * that comes back within a second (a proxy restart, a node change) keeps its tab's locks, and a
+     * crashed browser's are free within 2 s.
+     */
+    public static final long DEFAULT_TAB_GRACE_MILLIS = 1_300;
+
     public static final String SESSION_TIMEOUT_SECONDS = "locks.session.timeout.seconds";
     public static final String DEMO_DATA = "locks.demo.data";
     public static final String HTTP_PORT = "locks.http.port";
@@ -77,7 +84,7 @@ public final class Settings implements java.io.Serializable {
     private final boolean demoData;
     private final int httpPort;
     private final int idleTimeoutSeconds;
-    private final int tabGraceSeconds;
+    private final long tabGraceMillis;
     private final int auditRetentionDays;
     private final int draftRetentionDays;
     private final int maxDraftBytes;
@@ -103,7 +110,7 @@ public final class Settings implements java.io.Serializable {
         demoData = r.bool(DEMO_DATA, false);
         httpPort = r.integer(HTTP_PORT, 8080, 1, 65_535);
         idleTimeoutSeconds = r.integer(IDLE_TIMEOUT_SECONDS, 900, 60, 86_400);
-        tabGraceSeconds = r.integer(TAB_GRACE_SECONDS, 2, 0, 60);
+        tabGraceMillis = r.seconds(TAB_GRACE_SECONDS, DEFAULT_TAB_GRACE_MILLIS, 0, 60);
         auditRetentionDays = r.integer(AUDIT_RETENTION_DAYS, 90, 1, 36_500);
         draftRetentionDays = r.integer(DRAFT_RETENTION_DAYS, 30, 1, 3_650);
         maxDraftBytes = r.integer(MAX_DRAFT_BYTES, 65_536, 1_024, 1_048_576);
@@ -284,13 +291,14 @@ public final class Settings implements java.io.Serializable {
     }
 
     /**
-     * How long a tab whose live stream was lost may take to come back (a dropped connection
-     * reconnects within half a second) before the locks it holds are released. Noticing the loss
-     * takes up to about a second more (the stream's keep-alive), so a crashed browser's locks go
-     * about 2–3 s after the crash.
+     * How long, in milliseconds, a tab whose live stream was lost may take to come back before the
+     * locks it holds are released: long enough for a dropped connection that can reconnect within a
+     * second (its client tries every 100 ms), short enough that a crashed browser's locks are free
+     * within 2 s. Set in seconds, to the millisecond ({@code 1.3}). Noticing the loss takes up to a
+     * keep-alive interval and a probe more (0.3 s).
      */
-    public int tabGraceSeconds() {
-        return tabGraceSeconds;
+    public long tabGraceMillis() {
+        return tabGraceMillis;
     }
 
     /**
@@ -338,6 +346,34 @@ public final class Settings implements java.io.Serializable {
                             + max
                             + ".");
             return fallback;
+        }
+
+        /**
+         * A duration given in seconds, whole or to the millisecond ({@code 2}, {@code 1.3}), from
+         * {@code min} to {@code max} seconds; in milliseconds.
+         */
+        long seconds(String key, long fallbackMillis, int min, int max) {
+            Optional<String> raw = source.apply(key).map(String::trim).filter(s -> !s.isEmpty());
+            if (raw.isEmpty()) {
+                return fallbackMillis;
+            }
+            if (raw.get().matches("[0-9]{1,9}(\\.[0-9]{1,3})?")) {
+                java.math.BigDecimal value = new java.math.BigDecimal(raw.get());
+                if (value.compareTo(java.math.BigDecimal.valueOf(min)) >= 0
+                        && value.compareTo(java.math.BigDecimal.valueOf(max)) <= 0) {
+                    return value.movePointRight(3).longValueExact();
+                }
+            }
+            problems.add(
+                    name(key)
+                            + " is '"
+                            + raw.get()
+                            + "': it must be a number of seconds from "
+                            + min
+                            + " to "
+                            + max
+                            + ", to the millisecond at most (such as 1.3).");
+            return fallbackMillis;
         }
 
         boolean bool(String key, boolean fallback) {

@@ -171,8 +171,8 @@ class GridIT {
                 cluster.node(n).kill();
                 goOn(editors, " killed " + (n + 1) + ".", failed);
                 await("the locks outlive the kill of node %d past the tab grace".formatted(n + 1))
-                        .during(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 5))
-                        .atMost(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 15))
+                        .during(Duration.ofMillis(Cluster.TAB_GRACE_MILLIS).plusSeconds(5))
+                        .atMost(Duration.ofMillis(Cluster.TAB_GRACE_MILLIS).plusSeconds(15))
                         .until(() -> noEnds(editors));
                 cluster.startNode(n);
                 goOn(editors, " again " + (n + 1) + ".", failed);
@@ -518,7 +518,7 @@ class GridIT {
             long closed = System.nanoTime();
             sara.close(); // the tab is gone: no goodbye, its stream just ends
             await("the closed tab's lock is freed within the tab grace")
-                    .atMost(Duration.ofSeconds(Cluster.TAB_GRACE_SECONDS + 4))
+                    .atMost(Duration.ofMillis(Cluster.TAB_GRACE_MILLIS).plusSeconds(4))
                     .until(() -> !ends(sara.key()).isEmpty());
             System.out.printf(
                     "A tab closed while its node stopped: freed after %,d ms%n",

@@ -674,7 +674,7 @@ class ProxyIT {
                 cluster.addConfigurators(20).stream()
                         .filter(k -> k.matches("configurator:[0-9]+"))
                         .toList();
-        long boundMillis = (Cluster.TAB_GRACE_SECONDS + 1) * 1000L;
+        long boundMillis = Cluster.TAB_GRACE_MILLIS + 1000;
         ChromeDriver sara = Chromium.start(null, null, List.of("--ignore-certificate-errors"));
         ApiClient ada = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
         try {
@@ -726,6 +726,166 @@ class ProxyIT {
             Chromium.quit(sara);
             ada.logout();
         }
+    }
+
+    /**
+     * What the tab grace is for: a proxy restart that takes a second — every connection through it
+     * cut at once, its port closed for 1 s (and HAProxy's own start), then the same proxy again —
+     * keeps an editing tab's lock. The node notices the cut stream within 250 ms; the browser tries
+     * again every 100 ms and is back through the new proxy soon after the port opens, inside the
+     * grace (1.3 s, the default). Ten restarts in a row: the lock keeps its token throughout
+     * (looked at every 100 ms until 2.5 s after each proxy is back), nothing ends it, and the page
+     * still edits. Measured on 2 cores: a grace of 1.1 s kept it 10 times in 10, 1.0 s lost it (at
+     * the first restart in one run, the sixth in another), 0.9 and 0.6 s at the first; so the
+     * default is the shortest that held and 0.2 s (-Deditlock.it.nodeOptions=
+     * -Dlocks.tab.grace.seconds=1.0 repeats the experiment).
+     */
+    @Test
+    void aProxyRestartThatCutsEveryConnectionForOneSecondKeepsTheLockTenTimesInTen()
+            throws Exception {
+        String key = newRecord();
+        ChromeDriver sara = Chromium.start();
+        ApiClient ada = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+        try {
+            assertThat(ada.login("ada", "demo").status()).isEqualTo(200);
+            java.net.URL base = cluster.proxyUri().toURL();
+            Pages.login(sara, base, "sara");
+            sara.get(base + "configurator.xhtml?id=" + key.substring(key.indexOf(':') + 1));
+            assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+            long held = token(ada, key);
+            List<Long> outages = new ArrayList<>();
+            for (int cut = 1; cut <= 10; cut++) {
+                long back = cluster.restartProxy(Duration.ofSeconds(1)).toMillis();
+                outages.add(back);
+                ada.send("GET", "api/locks?limit=1", null); // its old connection died in the cut
+                await(
+                                "restart %d (the port closed for %d ms): the lock outlives the grace"
+                                        .formatted(cut, back))
+                        .during(Duration.ofMillis(2_500))
+                        .atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> heldToken(ada, key) == held);
+            }
+            assertThat(eventTypes(ada, key).stream().filter(t -> !t.equals("ACQUIRED")).toList())
+                    .as("nothing ended the lock")
+                    .isEmpty();
+            assertThat(Pages.testId(sara, "lock-status")).isEqualTo("You are editing");
+            System.out.printf(
+                    "Proxy restarts, every connection cut and the port closed for %s ms: the lock"
+                            + " kept 10 times in 10%n",
+                    outages);
+            assertThat(outages)
+                    .as("each cut closed the port for 1 s at least")
+                    .allMatch(ms -> ms >= 1_000);
+        } finally {
+            Chromium.quit(sara);
+            ada.logout();
+        }
+    }
+
+    /**
+     * A crashed browser behind the proxy, on two nodes: its record is free within 2 s of the kill
+     * at the defaults (the node's next write to its stream goes through the proxy to the dead
+     * client, the one after fails, then the 1.3 s grace), and the other person's open page offers
+     * editing within 2.5 s: that page may be on the other node, which hears the release at its
+     * feed's next read (every 100 ms), and the proxy is one hop more for its look. Worst of ten.
+     * (On one node, the run command's default, the page follows within 2 s: {@code
+     * ScreensInBrowserIT}.)
+     */
+    @Test
+    void aBrowserKilledBehindTheProxyFreesItsRecordWithinTwoSeconds() throws Exception {
+        String key = newRecord();
+        String page = "configurator.xhtml?id=" + key.substring(key.indexOf(':') + 1);
+        java.net.URL base = cluster.proxyUri().toURL();
+        ChromeDriver omar = Chromium.start();
+        ApiClient ada = new ApiClient(cluster.proxyUri(), Duration.ofSeconds(10));
+        List<Long> millis = new ArrayList<>();
+        List<Long> freed = new ArrayList<>();
+        try {
+            assertThat(ada.login("ada", "demo").status()).isEqualTo(200);
+            Pages.login(omar, base, "omar");
+            for (int trial = 1; trial <= 10; trial++) {
+                ChromeDriver doomed = Chromium.start();
+                try {
+                    Pages.login(doomed, base, "sara");
+                    doomed.get(base + page);
+                    assertThat(Pages.testId(doomed, "lock-status")).isEqualTo("You are editing");
+                    omar.get(base + page);
+                    assertThat(Pages.testId(omar, "lock-status"))
+                            .startsWith("Being edited by Sara");
+                    java.time.Instant killedAt = java.time.Instant.now();
+                    long killed = System.nanoTime();
+                    Chromium.kill(doomed);
+                    await("trial " + trial + ": Omar's open page offers editing")
+                            .atMost(Duration.ofSeconds(5))
+                            .pollInterval(Duration.ofMillis(20))
+                            .until(
+                                    () ->
+                                            !omar.findElements(
+                                                            org.openqa.selenium.By.cssSelector(
+                                                                    "[data-testid=edit-now]"))
+                                                    .isEmpty());
+                    millis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
+                    assertThat(ada.send("GET", "api/locks/" + key, null).status())
+                            .as("the lock is free")
+                            .isEqualTo(404);
+                    freed.add(
+                            java.time.Duration.between(
+                                            killedAt,
+                                            java.time.Instant.parse(
+                                                    lastEvent(ada, key).getString("at")))
+                                    .toMillis());
+                } finally {
+                    Chromium.quit(doomed);
+                }
+            }
+            System.out.printf(
+                    "Behind the proxy, browser killed -> released (VIEW_CLOSED) after %s ms, the other"
+                            + " page offers editing after %s ms%n",
+                    freed, millis);
+            assertThat(freed.stream().mapToLong(Long::longValue).max().orElseThrow())
+                    .as("the record free: the worst of ten, ms (all: %s)", freed)
+                    .isLessThanOrEqualTo(2_000L);
+            assertThat(millis.stream().mapToLong(Long::longValue).max().orElseThrow())
+                    .as("the other page: the worst of ten, ms (all: %s)", millis)
+                    .isLessThanOrEqualTo(2_500L);
+            assertThat(eventTypes(ada, key)).contains("VIEW_CLOSED");
+        } finally {
+            Chromium.quit(omar);
+            ada.logout();
+        }
+    }
+
+    /** A configurator of its own for one test. */
+    private static String newRecord() throws java.sql.SQLException {
+        return cluster.addConfigurators(1).stream()
+                .filter(k -> k.matches("configurator:[0-9]+"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The token {@code key} is held with, or -1 when it is free (or the answer did not come). */
+    private static long heldToken(ApiClient admin, String key) {
+        ApiClient.Answer a = admin.send("GET", "api/locks/" + key, null);
+        return a.status() == 200 ? a.json().getJsonNumber("token").longValue() : -1;
+    }
+
+    /** The newest history row of {@code key}. */
+    private static JsonObject lastEvent(ApiClient admin, String key) {
+        ApiClient.Answer a =
+                admin.send("GET", "api/locks/events?resource=" + key + "&limit=1", null);
+        assertThat(a.status()).isEqualTo(200);
+        return Json.createReader(new StringReader(a.body())).readArray().getJsonObject(0);
+    }
+
+    /** The types of the newest history rows of {@code key}, newest first. */
+    private static List<String> eventTypes(ApiClient admin, String key) {
+        ApiClient.Answer a =
+                admin.send("GET", "api/locks/events?resource=" + key + "&limit=100", null);
+        assertThat(a.status()).isEqualTo(200);
+        return Json.createReader(new StringReader(a.body())).readArray().stream()
+                .map(e -> e.asJsonObject().getString("type"))
+                .toList();
     }
 
     private static long token(ApiClient admin, String key) {

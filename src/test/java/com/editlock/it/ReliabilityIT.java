@@ -93,7 +93,7 @@ class ReliabilityIT {
                         "tab left");
         assertThat(r.releaseDelays())
                 .containsKeys(
-                        "tab closed (stream cut, grace " + Cluster.TAB_GRACE_SECONDS + " s)",
+                        "tab closed (stream cut, grace " + Cluster.TAB_GRACE_MILLIS + " ms)",
                         "tab left (its goodbye)",
                         "session ended (logout)");
         assertThat(r.report().saves()).isPositive();

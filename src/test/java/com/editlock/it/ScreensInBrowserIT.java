@@ -113,12 +113,17 @@ public class ScreensInBrowserIT {
     // ---- no ghost locks: a tab that is gone frees its record, and open pages learn of it at once
     // ----
 
+    /**
+     * At the defaults a crashed browser's record is free, and the other person's open page offers
+     * editing, within 2 s: the node notices the dead stream within a keep-alive and its probe (0.3
+     * s), the tab grace (1.3 s) runs out, the page hears the release. Worst of ten.
+     */
     @Test
-    void aKilledBrowserFreesTheRecordWithinFiveSecondsAndTheOpenPageOffersEditing() {
+    void aKilledBrowserFreesTheRecordAndTheOpenPageOffersEditingWithinTwoSeconds() {
         Browser ada = new Browser(URI.create(base.toString())).basic("ada", "demo");
         login(omar, "omar");
         List<Long> millis = new ArrayList<>();
-        for (int trial = 0; trial < Integer.getInteger("editlock.kill.trials", 5); trial++) {
+        for (int trial = 0; trial < Integer.getInteger("editlock.kill.trials", 10); trial++) {
             ChromeDriver doomed = trial == 0 ? sara : Chromium.start();
             try {
                 login(doomed, "sara");
@@ -157,11 +162,15 @@ public class ScreensInBrowserIT {
         }
         List<Long> sorted = millis.stream().sorted().toList();
         System.out.printf(
-                "Browser killed -> Omar's page offers editing, %d trials: min %d ms, median %d ms, max %d ms%n",
+                "Browser killed -> Omar's page offers editing, %d trials: min %d ms, median %d ms, max %d ms (%s)%n",
                 sorted.size(),
                 sorted.get(0),
                 sorted.get(sorted.size() / 2),
-                sorted.get(sorted.size() - 1));
+                sorted.get(sorted.size() - 1),
+                millis);
+        assertThat(sorted.get(sorted.size() - 1))
+                .as("the worst of %d trials, ms (all: %s)", sorted.size(), millis)
+                .isLessThanOrEqualTo(2_000L);
         assertThat(events(ada, "configurator:3", 3)).contains("VIEW_CLOSED");
     }
 

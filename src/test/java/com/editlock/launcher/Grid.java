@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * another grid is not joined; off loopback it must be a secret, as Hazelcast's open edition lets in
  * any client that knows it). A bad value stops the start with a sentence naming the key.
  */
-public record Grid(String members, int port, String address, String name, int tabGraceSeconds) {
+public record Grid(String members, int port, String address, String name, long tabGraceMillis) {
 
     /** The system property the pre-boot commands and the application read: grid on or off. */
     public static final String SWITCH = "locks.grid";
@@ -74,13 +74,19 @@ public record Grid(String members, int port, String address, String name, int ta
                             + " this installation, at least 16 characters, the same on every node"
                             + " (openssl rand -hex 16).");
         }
-        int tabGrace = 2; // the application's default; it refuses a value out of range itself
+        // The application's default unless set; the application refuses a value out of range
+        // itself.
+        long tabGrace = com.editlock.platform.Settings.DEFAULT_TAB_GRACE_MILLIS;
         try {
             tabGrace =
                     Math.max(
                             0,
-                            Integer.parseInt(
-                                    property(jvm, "locks.tab.grace.seconds").orElse("2").trim()));
+                            new java.math.BigDecimal(
+                                            property(jvm, "locks.tab.grace.seconds")
+                                                    .map(String::trim)
+                                                    .orElse("" + tabGrace / 1000.0))
+                                    .movePointRight(3)
+                                    .longValue());
         } catch (NumberFormatException e) {
             // the application names the bad value when it starts
         }
@@ -93,7 +99,7 @@ public record Grid(String members, int port, String address, String name, int ta
      * it undeploys, and then it hands its open streams to the others ({@code LivePages}).
      */
     java.time.Duration shutdownGrace() {
-        return java.time.Duration.ofSeconds(tabGraceSeconds + 4L);
+        return java.time.Duration.ofMillis(tabGraceMillis).plusSeconds(4);
     }
 
     /** Payara Micro's options for this member. */

@@ -32,7 +32,7 @@ class GridTest {
                         "--clustername",
                         "editlock",
                         "--shutdowngrace",
-                        "6000");
+                        "5300");
         assertThat(grid.jvmOptions())
                 .contains(
                         "-Dhazelcast.socket.bind.any=false",
@@ -53,7 +53,7 @@ class GridTest {
                                 6900,
                                 "10.0.0.7",
                                 "second-6f1c2a9e4b7d",
-                                2));
+                                1_300));
     }
 
     /**
@@ -66,6 +66,16 @@ class GridTest {
                 Grid.of(List.of(MEMBERS, "-Dlocks.grid.port=6901", "-Dlocks.tab.grace.seconds=5"))
                         .orElseThrow();
         assertThat(grid.microOptions()).containsSequence("--shutdowngrace", "9000");
+        assertThat(
+                        Grid.of(
+                                        List.of(
+                                                MEMBERS,
+                                                "-Dlocks.grid.port=6901",
+                                                "-Dlocks.tab.grace.seconds=1.75"))
+                                .orElseThrow()
+                                .microOptions())
+                .as("a grace to the millisecond")
+                .containsSequence("--shutdowngrace", "5750");
     }
 
     @Test

@@ -31,17 +31,15 @@ public final class Proxy implements AutoCloseable {
             List.of("/usr/sbin/haproxy", "/usr/local/sbin/haproxy", "/usr/bin/haproxy");
 
     private final Process process;
-    private final String bind;
-    private final int httpPort;
-    private final int httpsPort;
+    private final Plan plan;
     private final Path log;
+    private final Path config;
 
-    private Proxy(Process process, String bind, int httpPort, int httpsPort, Path log) {
+    private Proxy(Process process, Plan plan, Path log, Path config) {
         this.process = process;
-        this.bind = bind;
-        this.httpPort = httpPort;
-        this.httpsPort = httpsPort;
+        this.plan = plan;
         this.log = log;
+        this.config = config;
     }
 
     /**
@@ -137,6 +135,15 @@ public final class Proxy implements AutoCloseable {
             throw new Launcher.LaunchException(
                     "HAProxy refuses its configuration (" + config + "): " + checkOutput.strip());
         }
+        return launch(haproxy, plan, config, log, timeout);
+    }
+
+    /**
+     * Starts HAProxy on {@code config} and waits until it has reached every node; stops it again
+     * when it does not.
+     */
+    private static Proxy launch(Path haproxy, Plan plan, Path config, Path log, Duration timeout)
+            throws IOException, InterruptedException {
         // A fresh log each start: HAProxy writes its standard output from the file's start even
         // when it is opened for appending.
         Files.deleteIfExists(log);
@@ -145,14 +152,66 @@ public final class Proxy implements AutoCloseable {
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                         .start();
-        Proxy proxy = new Proxy(process, plan.bind(), plan.httpPort(), plan.httpsPort(), log);
+        Proxy proxy = new Proxy(process, plan, log, config);
         try {
+            proxy.awaitPort(timeout);
             proxy.awaitNodes(plan.nodePorts().size(), timeout);
         } catch (IOException | RuntimeException e) {
             proxy.close();
             throw e;
         }
         return proxy;
+    }
+
+    /**
+     * A restart that takes {@code down}: stops this proxy at once (SIGTERM, HAProxy's hard stop,
+     * which closes every connection on both sides), keeps its ports closed until {@code down} after
+     * the stop began, then starts it again with the same configuration (a fresh log) and returns it
+     * once it has reached every node.
+     */
+    public Proxy restartAfter(Duration down, Duration timeout)
+            throws IOException, InterruptedException {
+        long stopping = System.nanoTime();
+        close();
+        long rest = down.toNanos() - (System.nanoTime() - stopping);
+        if (rest > 0) {
+            TimeUnit.NANOSECONDS.sleep(rest); // the outage itself, not a wait for something
+        }
+        Proxy again = launch(binary(), plan, config, log, timeout);
+        again.outage = Duration.ofNanos(again.openedAt - stopping);
+        return again;
+    }
+
+    /**
+     * After {@link #restartAfter}: from the stop to the moment the new proxy's port took a
+     * connection (the down time asked for, and HAProxy's start).
+     */
+    private Duration outage = Duration.ZERO;
+
+    public Duration outage() {
+        return outage;
+    }
+
+    /** When the proxy's plain port first took a connection ({@link System#nanoTime()}). */
+    private long openedAt;
+
+    /** Waits until the plain port takes a connection, looking every 5 ms. */
+    private void awaitPort(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try (java.net.Socket probe = new java.net.Socket()) {
+                probe.connect(
+                        new java.net.InetSocketAddress(url().getHost(), plan.httpPort()), 1_000);
+                openedAt = System.nanoTime();
+                return;
+            } catch (IOException closed) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new Launcher.LaunchException(
+                            "HAProxy did not open port " + plan.httpPort() + "; its log: " + log);
+                }
+                Thread.sleep(5);
+            }
+        }
     }
 
     /**
@@ -206,16 +265,18 @@ public final class Proxy implements AutoCloseable {
 
     /** The plain HTTP address users are given. */
     public URI url() {
-        return URI.create("http://" + host() + ":" + httpPort + "/");
+        return URI.create("http://" + host() + ":" + plan.httpPort() + "/");
     }
 
     /** The TLS address (HTTP/2 or HTTP/1.1, by ALPN). */
     public URI httpsUrl() {
-        return URI.create("https://" + host() + ":" + httpsPort + "/");
+        return URI.create("https://" + host() + ":" + plan.httpsPort() + "/");
     }
 
     private String host() {
-        return bind.equals("127.0.0.1") || bind.equals("0.0.0.0") ? "localhost" : bind;
+        return plan.bind().equals("127.0.0.1") || plan.bind().equals("0.0.0.0")
+                ? "localhost"
+                : plan.bind();
     }
 
     public Path log() {

@@ -18,7 +18,7 @@ class SettingsTest {
         Settings s = of(Map.of());
         assertThat(s.leaseSeconds()).isEqualTo(10);
         assertThat(s.sweepSeconds()).isEqualTo(2);
-        assertThat(s.tabGraceSeconds()).isEqualTo(2);
+        assertThat(s.tabGraceMillis()).isEqualTo(1_300);
         assertThat(s.auditRetentionDays()).isEqualTo(90);
         assertThat(s.oldLockMinutes()).isEqualTo(60);
         assertThat(s.sessionTimeoutSeconds()).isEqualTo(1800);
@@ -54,6 +54,22 @@ class SettingsTest {
                                         "1800"))
                                 .heartbeatSeconds())
                 .isEqualTo(75);
+    }
+
+    @Test
+    void theTabGraceIsSetInSecondsToTheMillisecond() {
+        assertThat(of(Map.of(Settings.TAB_GRACE_SECONDS, "2")).tabGraceMillis()).isEqualTo(2_000);
+        assertThat(of(Map.of(Settings.TAB_GRACE_SECONDS, " 1.25 ")).tabGraceMillis())
+                .isEqualTo(1_250);
+        assertThat(of(Map.of(Settings.TAB_GRACE_SECONDS, "0")).tabGraceMillis()).isZero();
+        for (String bad : new String[] {"1.2345", "1,3", "-1", "60.001", "1.3s", ".5", "1e3"}) {
+            assertThatThrownBy(() -> of(Map.of(Settings.TAB_GRACE_SECONDS, bad)))
+                    .as(bad)
+                    .isInstanceOf(InvalidSettingException.class)
+                    .hasMessageContaining("LOCKS_TAB_GRACE_SECONDS")
+                    .hasMessageContaining("'" + bad + "'")
+                    .hasMessageContaining("from 0 to 60, to the millisecond at most");
+        }
     }
 
     @Test

@@ -65,6 +65,10 @@ public class LockEventFeed {
     @Inject Event<LockChange> changes;
 
     private volatile boolean running = true;
+
+    /** Released to read now rather than at the next poll ({@link #readNow}). */
+    private final java.util.concurrent.Semaphore wake = new java.util.concurrent.Semaphore(0);
+
     private volatile long lastReadMillis = System.currentTimeMillis();
     private Thread reader;
 
@@ -120,11 +124,23 @@ public class LockEventFeed {
                         e);
             }
             try {
-                Thread.sleep(backoff);
+                if (wake.tryAcquire(backoff, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    wake.drainPermits(); // one read takes in every change made meanwhile
+                }
             } catch (InterruptedException e) {
                 return;
             }
         }
+    }
+
+    /**
+     * A change of this node's has committed: read now, so that this node's pages hear it at once
+     * rather than up to a poll later (the other nodes' pages hear it at their next poll). Never
+     * waits.
+     */
+    @jakarta.ejb.TransactionAttribute(jakarta.ejb.TransactionAttributeType.NOT_SUPPORTED)
+    public void readNow() {
+        wake.release();
     }
 
     /** How long ago the feed last read the history successfully. */

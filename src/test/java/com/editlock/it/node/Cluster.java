@@ -36,7 +36,10 @@ public final class Cluster implements AutoCloseable {
 
     public static final int LEASE_SECONDS = 5;
     public static final int SWEEP_SECONDS = 1;
-    public static final int TAB_GRACE_SECONDS = 2;
+
+    /** The product's default: the nodes run with it (a tab whose stream moves must keep it). */
+    public static final long TAB_GRACE_MILLIS =
+            com.editlock.platform.Settings.DEFAULT_TAB_GRACE_MILLIS;
 
     private final Path dataDirectory;
     private final int databasePort;
@@ -192,6 +195,16 @@ public final class Cluster implements AutoCloseable {
         com.editlock.it.browser.Pages.submitLogin(driver, user, "demo");
     }
 
+    /**
+     * Restarts the proxy as a restart that takes {@code down} would: every connection through it
+     * cut at once, its ports closed for {@code down}, then the same proxy again, at the same
+     * addresses; returns once it has reached every node, with how long its port was closed.
+     */
+    public Duration restartProxy(Duration down) throws IOException, InterruptedException {
+        proxy = proxy.restartAfter(down, Duration.ofSeconds(30));
+        return proxy.outage();
+    }
+
     /** The address users are given behind the proxy (plain HTTP/1.1). */
     public URI proxyUri() {
         return proxy.url();
@@ -235,11 +248,16 @@ public final class Cluster implements AutoCloseable {
                         "-Dlocks.demo.data=true",
                         "-Dlocks.lease.seconds=" + LEASE_SECONDS,
                         "-Dlocks.sweep.seconds=" + SWEEP_SECONDS,
-                        "-Dlocks.tab.grace.seconds=" + TAB_GRACE_SECONDS,
                         "-Dlocks.session.timeout.seconds=600",
                         "-Dlocks.max.locks.per.session=20000",
                         "-Dlocks.login.failures.per.address=100000"));
         cluster.jvm.addAll(settings); // a later -D wins
+        // Options for an experiment on every node, last so that they win (a shorter tab grace, say:
+        // -Deditlock.it.nodeOptions=-Dlocks.tab.grace.seconds=0.9).
+        String experiment = System.getProperty("editlock.it.nodeOptions", "").trim();
+        if (!experiment.isEmpty()) {
+            cluster.jvm.addAll(List.of(experiment.split("\\s+")));
+        }
         try {
             for (int i = 0; i < count; i++) {
                 cluster.ports.add(freePort());

@@ -317,12 +317,12 @@ public final class ClusterTorture {
 
     /**
      * How soon a tab that was cut off must have lost its locks, from the cut: the node notices
-     * within a keep-alive and its probes (1 s + 2 × 100 ms, {@code LiveStreams}), then the tab
-     * grace runs, plus 1 s for a loaded machine. The lease is not this layer's bound (a lapsed
-     * lease is the checker's own expiry check).
+     * within two of its stream's writes (250 ms, {@code LiveStreams}), then the tab grace runs,
+     * plus 1 s for a loaded machine. The lease is not this layer's bound (a lapsed lease is the
+     * checker's own expiry check).
      */
     public static final Duration TAB_BOUND =
-            Duration.ofMillis(1_200).plusSeconds(Cluster.TAB_GRACE_SECONDS).plusSeconds(1);
+            Duration.ofMillis(250 + Cluster.TAB_GRACE_MILLIS).plusSeconds(1);
 
     /**
      * How soon each release layer the clients caused took effect, from the history: a tab cut off
@@ -388,8 +388,8 @@ public final class ClusterTorture {
                 worst.merge(
                         closed
                                 ? "tab closed (stream cut, grace "
-                                        + Cluster.TAB_GRACE_SECONDS
-                                        + " s)"
+                                        + Cluster.TAB_GRACE_MILLIS
+                                        + " ms)"
                                 : "tab left (its goodbye)",
                         delay,
                         (a, b) -> a.compareTo(b) >= 0 ? a : b);
