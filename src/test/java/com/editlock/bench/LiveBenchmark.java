@@ -8,7 +8,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -98,30 +97,9 @@ public final class LiveBenchmark {
      * holds at most 48 streams, as a browser's pages share one.
      */
     private static List<String> addPeople(EmbeddedDatabase db, int count) throws Exception {
-        List<String> people = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-                PreparedStatement user =
-                        c.prepareStatement(
-                                "insert into app_user (login, display_name, password_hash)"
-                                        + " values (?, ?, ?)");
-                PreparedStatement role =
-                        c.prepareStatement(
-                                "insert into app_user_role (login, role) values (?, 'editor')")) {
-            String hash =
-                    com.editlock.launcher.AddUser.hash(
-                            "demo".toCharArray(), new java.security.SecureRandom());
-            for (int i = 1; i <= count; i++) {
-                String login = String.format("viewer%02d", i);
-                user.setString(1, login);
-                user.setString(2, "Viewer " + i);
-                user.setString(3, hash);
-                user.executeUpdate();
-                role.setString(1, login);
-                role.executeUpdate();
-                people.add(login);
-            }
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            return People.add(c, "viewer", count);
         }
-        return people;
     }
 
     /**

@@ -59,6 +59,15 @@ public final class Browser {
     }
 
     /**
+     * Lets go of this browser's HTTP clients (their connections and threads); a load driver that
+     * keeps thousands of sessions keeps their cookies, not their browsers.
+     */
+    public void close() {
+        http.close();
+        stopAtRedirects.close();
+    }
+
+    /**
      * Whether requests follow redirects (they do unless set): a test that stops at one can send the
      * next request elsewhere, as a proxy would after a node went away.
      */

@@ -49,25 +49,27 @@ public final class PageStream implements AutoCloseable {
         // An answer ended on a kept-alive connection ends with its last chunk ("0"), which a
         // browser's EventSource takes as the stream's end, as it takes a closed connection.
         boolean chunked = "chunked".equalsIgnoreCase(headers.get("transfer-encoding"));
+        // A virtual thread per stream: a load driver holding thousands of streams is not held back
+        // by its own threads.
         Thread reader =
-                new Thread(
-                        () -> {
-                            try {
-                                for (String line = in.readLine();
-                                        line != null && !(chunked && line.equals("0"));
-                                        line = in.readLine()) {
-                                    if (line.startsWith("data: ")) {
-                                        messages.add(line.substring(6));
-                                        onMessage.accept(line.substring(6));
+                Thread.ofVirtual()
+                        .name("page-stream-reader")
+                        .unstarted(
+                                () -> {
+                                    try {
+                                        for (String line = in.readLine();
+                                                line != null && !(chunked && line.equals("0"));
+                                                line = in.readLine()) {
+                                            if (line.startsWith("data: ")) {
+                                                messages.add(line.substring(6));
+                                                onMessage.accept(line.substring(6));
+                                            }
+                                        }
+                                    } catch (IOException e) {
+                                        // cut (by us), or the server went away
                                     }
-                                }
-                            } catch (IOException e) {
-                                // cut (by us), or the server went away
-                            }
-                            ended = true;
-                        },
-                        "page-stream-reader");
-        reader.setDaemon(true);
+                                    ended = true;
+                                });
         reader.start();
     }
 

@@ -468,19 +468,21 @@ public final class Cluster implements AutoCloseable {
                     returning configurator_id, id""")) {
                 ps.setInt(1, count);
                 try (ResultSet rs = ps.executeQuery()) {
-                    java.util.Set<Long> configurators = new java.util.TreeSet<>();
-                    List<long[]> items = new ArrayList<>();
+                    // Each configurator's items by its id (a hundred thousand of them, for the
+                    // capacity ladder, in one pass).
+                    java.util.SortedMap<Long, List<Long>> items = new java.util.TreeMap<>();
                     while (rs.next()) {
-                        configurators.add(rs.getLong(1));
-                        items.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                        items.computeIfAbsent(rs.getLong(1), id -> new ArrayList<>())
+                                .add(rs.getLong(2));
                     }
-                    for (long id : configurators) {
-                        keys.add("configurator:" + id);
-                        keys.add("configurator:" + id + ":variables");
-                        items.stream()
-                                .filter(i -> i[0] == id)
-                                .forEach(i -> keys.add("item:" + i[1] + ":filters"));
-                    }
+                    items.forEach(
+                            (id, its) -> {
+                                keys.add("configurator:" + id);
+                                keys.add("configurator:" + id + ":variables");
+                                its.stream()
+                                        .sorted()
+                                        .forEach(i -> keys.add("item:" + i + ":filters"));
+                            });
                 }
             }
         }

@@ -41,6 +41,23 @@ public final class NodeHeap {
     }
 
     /** The CPU time the node's process has used so far (user and system, all its threads). */
+    /** The node process's threads now ({@code /proc/<pid>/status}). */
+    public int threads() throws IOException {
+        java.util.regex.Matcher m =
+                Pattern.compile("(?m)^Threads:\\s+(\\d+)$")
+                        .matcher(
+                                java.nio.file.Files.readString(
+                                        java.nio.file.Path.of("/proc/" + pid + "/status")));
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    /** The node process's open file descriptors now (sockets included). */
+    public long fileDescriptors() throws IOException {
+        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/" + pid + "/fd"))) {
+            return fds.count();
+        }
+    }
+
     public java.time.Duration cpu() throws IOException {
         String stat =
                 java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
@@ -58,6 +75,26 @@ public final class NodeHeap {
             throw new AssertionError("jcmd printed no heap summary: " + info);
         }
         return Long.parseLong(m.group(1)) * 1024;
+    }
+
+    /**
+     * The heap's summary line now, without a collection ("garbage-first heap total …, used …"), or
+     * what went wrong reading it (a node out of memory may not answer).
+     */
+    public String heapInfo() {
+        try {
+            String info = run(jcmd(), String.valueOf(pid), "GC.heap_info");
+            return info.lines()
+                    .filter(l -> l.contains("total") && l.contains("used"))
+                    .findFirst()
+                    .map(String::strip)
+                    .orElse(info.strip());
+        } catch (IOException | RuntimeException e) {
+            return "unreadable (" + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unread";
+        }
     }
 
     /** Bytes per class on the heap, live objects only (the histogram forces a full collection). */
