@@ -52,7 +52,10 @@ public final class CapacityBenchmark {
     private static final class Session {
         final Browser browser;
         final URI base;
-        final List<String> tabs = new ArrayList<>();
+
+        /** Its open tabs, so far: it beats for them from the first one on, as a browser does. */
+        final List<String> tabs = new CopyOnWriteArrayList<>();
+
         PageStream stream;
         String cookie;
 
@@ -534,6 +537,10 @@ public final class CapacityBenchmark {
                                     require(
                                             s.browser.login(person, "demo").statusCode() == 200,
                                             "login");
+                                    // It beats from its first tab on: a tab not beating for the
+                                    // lease (10 s) while the session's other tabs open would lapse.
+                                    s.cookie = s.browser.cookieHeader().orElseThrow();
+                                    sessions.add(s);
                                     for (int i = start; i < end; i++) {
                                         HttpResponse<String> page =
                                                 s.browser.get(
@@ -560,10 +567,8 @@ public final class CapacityBenchmark {
                                                     Duration.ofSeconds(10),
                                                     m -> {});
                                     require(s.stream.status() == 200, "a stream was refused");
-                                    s.cookie = s.browser.cookieHeader().orElseThrow();
                                     s.browser.close(); // the beats share one client
                                     allTabs.addAll(s.tabs);
-                                    sessions.add(s);
                                     return null;
                                 }));
             }
@@ -631,21 +636,25 @@ public final class CapacityBenchmark {
                                         continue;
                                     }
                                     Session s = all.get(k);
+                                    List<String> tabs = List.copyOf(s.tabs);
+                                    if (tabs.isEmpty()) {
+                                        continue; // logged in, no tab open yet
+                                    }
                                     long wait = round + k * spacing - System.nanoTime();
                                     if (wait > 0) {
                                         TimeUnit.NANOSECONDS.sleep(wait);
                                     } else if (-wait > TimeUnit.SECONDS.toNanos(1)) {
-                                        late.addAndGet(s.tabs.size());
+                                        late.addAndGet(tabs.size());
                                     }
                                     String views =
-                                            s.tabs.stream()
+                                            tabs.stream()
                                                     .map(tab -> "view=" + tab)
                                                     .collect(
                                                             java.util.stream.Collectors.joining(
                                                                     "&"));
                                     int status = beat(s, views);
                                     requests.incrementAndGet();
-                                    (status == 204 ? sent : failed).addAndGet(s.tabs.size());
+                                    (status == 204 ? sent : failed).addAndGet(tabs.size());
                                 }
                                 long rest = round + BEAT.toNanos() - System.nanoTime();
                                 if (rest > 0) {
