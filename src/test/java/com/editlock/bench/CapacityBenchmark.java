@@ -380,8 +380,9 @@ public final class CapacityBenchmark {
             long window0 = System.nanoTime();
             double[] cpu = cpuPerSecond(heaps, Duration.ofSeconds(quick ? 5 : 20));
             double windowSeconds = (System.nanoTime() - window0) / 1e9;
-            double liveness = livenessStatements(cluster) / windowSeconds;
-            double renewalMillis = renewalMeanMillis(cluster);
+            Renewals renewals = renewals(cluster);
+            double liveness = renewals.calls() / windowSeconds;
+            double renewalMillis = renewals.meanMillis();
             double beatRate = (beats.sent.get() - sent0) / windowSeconds;
             double requestRate = (beats.requests.get() - requests0) / windowSeconds;
             long late = beats.late.get() - late0;
@@ -761,35 +762,23 @@ public final class CapacityBenchmark {
         }
     }
 
-    /**
-     * The lease renewals the database ran since the reset, by its own count ({@code
-     * pg_stat_statements}: the renewal statement begins {@code with beat as}).
-     */
-    private static long livenessStatements(Cluster cluster) throws java.sql.SQLException {
-        try (java.sql.Connection c = cluster.connect();
-                java.sql.Statement s = c.createStatement();
-                java.sql.ResultSet rs =
-                        s.executeQuery(
-                                "select coalesce(sum(calls), 0) from pg_stat_statements"
-                                        + " where query like 'with beat as%'")) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
+    /** The lease renewals the database ran since the reset, and their mean time. */
+    private record Renewals(long calls, double meanMillis) {}
 
     /**
-     * The renewal statement's mean time in the database since the reset, in milliseconds ({@code
-     * pg_stat_statements}).
+     * The lease renewals since the reset, by the database's own count ({@code pg_stat_statements}:
+     * the renewal statement begins {@code with beat as}): how many, and their mean time.
      */
-    private static double renewalMeanMillis(Cluster cluster) throws java.sql.SQLException {
+    private static Renewals renewals(Cluster cluster) throws java.sql.SQLException {
         try (java.sql.Connection c = cluster.connect();
                 java.sql.Statement s = c.createStatement();
                 java.sql.ResultSet rs =
                         s.executeQuery(
-                                "select coalesce(sum(total_exec_time) / nullif(sum(calls), 0), 0)"
+                                "select coalesce(sum(calls), 0),"
+                                        + " coalesce(sum(total_exec_time) / nullif(sum(calls), 0), 0)"
                                         + " from pg_stat_statements where query like 'with beat as%'")) {
             rs.next();
-            return rs.getDouble(1);
+            return new Renewals(rs.getLong(1), rs.getDouble(2));
         }
     }
 

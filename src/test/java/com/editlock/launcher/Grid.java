@@ -75,20 +75,16 @@ public record Grid(String members, int port, String address, String name, long t
                             + " (openssl rand -hex 16).");
         }
         // The application's default unless set; the application refuses a value out of range
-        // itself.
+        // itself, and names a bad one when it starts.
         long tabGrace = com.editlock.platform.Settings.DEFAULT_TAB_GRACE_MILLIS;
         try {
             tabGrace =
-                    Math.max(
-                            0,
-                            new java.math.BigDecimal(
-                                            property(jvm, "locks.tab.grace.seconds")
-                                                    .map(String::trim)
-                                                    .orElse("" + tabGrace / 1000.0))
-                                    .movePointRight(3)
-                                    .longValue());
+                    property(jvm, "locks.tab.grace.seconds")
+                            .map(v -> new java.math.BigDecimal(v.trim()).movePointRight(3))
+                            .map(ms -> Math.max(0, ms.longValue()))
+                            .orElse(tabGrace);
         } catch (NumberFormatException e) {
-            // the application names the bad value when it starts
+            // the default, as the application will say
         }
         return Optional.of(new Grid(list, Integer.parseInt(rawPort), address, name, tabGrace));
     }
