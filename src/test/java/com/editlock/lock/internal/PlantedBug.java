@@ -59,8 +59,8 @@ public enum PlantedBug {
             "that tab held at most",
             "a tab's heartbeat renews the session's other tabs",
             LockStatements.RENEW,
-            "(b.owner_view is null or b.owner_view = a.owner_view)",
-            "(b.owner_view is null or b.owner_view = a.owner_view or true)"),
+            "a.owner_id = b.owner_id and a.owner_view = b.owner_view",
+            "a.owner_id = b.owner_id and (a.owner_view = b.owner_view or true)"),
 
     RENEWAL_IGNORES_OWNER(
             "held at most",
