@@ -165,17 +165,27 @@ public final class CapacityBenchmark {
                         System.out.println("Capacity: " + gaveWay);
                         break;
                     }
+                    try { // at each level that held: after one that gave way it tells nothing
+                        lists =
+                                listFanOut(
+                                        cluster.uri(0),
+                                        load.ids.get(most),
+                                        LIST_PAGES / TABS_PER_SESSION,
+                                        quick ? 3 : 10);
+                    } catch (Exception | Error e) {
+                        gaveWay =
+                                String.format(
+                                        "%,d open tabs: a release reaching %,d open list pages:"
+                                                + " %s (%s)",
+                                        level, LIST_PAGES, e, load.state());
+                        System.out.println("Capacity: " + gaveWay);
+                        break;
+                    }
                     top = reached;
                     topLevel = level;
                 }
                 if (top != null) {
                     profile = NodeHeap.growth(load.emptyClasses, top.classes());
-                    lists =
-                            listFanOut(
-                                    cluster.uri(0),
-                                    load.ids.get(most),
-                                    LIST_PAGES / TABS_PER_SESSION,
-                                    quick ? 3 : 10);
                 }
                 try {
                     freed = load.closeAndAwaitFreed(cluster.uri(0));
@@ -366,6 +376,7 @@ public final class CapacityBenchmark {
 
         /** Opens tabs up to {@code level} and measures the cluster with all of them beating. */
         Level measure(int level, String label) throws Exception {
+            resetStatements(cluster); // a level that gives way while opening says what it cost
             long opening = System.nanoTime();
             open(n -> cluster.uri(n % nodes.size()), people, ids, sessions, allTabs, level);
             double openSeconds = (System.nanoTime() - opening) / 1e9;
@@ -457,14 +468,21 @@ public final class CapacityBenchmark {
          */
         String state() {
             try {
+                Renewals renewals = renewals(cluster);
                 return String.format(
                         "node 1: heap %s, threads / fds %s; %,d sessions open, %,d beats late,"
-                                + " %,d failed",
+                                + " %,d failed; the database: %,d renewal rounds since the level"
+                                + " began to open, %s ms on average, the longest %s ms; %,d locks expired"
+                                + " in all",
                         heaps.get(0).heapInfo(),
                         threadsAndFds(),
                         sessions.size(),
                         beats.late.get(),
-                        beats.failed.get());
+                        beats.failed.get(),
+                        renewals.calls(),
+                        Report.number(renewals.meanMillis()),
+                        Report.number(renewals.maxMillis()),
+                        expired(cluster));
             } catch (Exception | Error e) {
                 return "the node's state could not be read: " + e;
             }
@@ -763,11 +781,23 @@ public final class CapacityBenchmark {
     }
 
     /** The lease renewals the database ran since the reset, and their mean time. */
-    private record Renewals(long calls, double meanMillis) {}
+    private record Renewals(long calls, double meanMillis, double maxMillis) {}
+
+    /** Locks the sweep ended because their lease lapsed, since the run began. */
+    private static long expired(Cluster cluster) throws java.sql.SQLException {
+        try (java.sql.Connection c = cluster.connect();
+                java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs =
+                        s.executeQuery(
+                                "select count(*) from lock_event where event_type = 'EXPIRED'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
 
     /**
      * The lease renewals since the reset, by the database's own count ({@code pg_stat_statements}:
-     * the renewal statement begins {@code with beat as}): how many, and their mean time.
+     * the renewal statement begins {@code with beat as}): how many, their mean and longest time.
      */
     private static Renewals renewals(Cluster cluster) throws java.sql.SQLException {
         try (java.sql.Connection c = cluster.connect();
@@ -775,10 +805,11 @@ public final class CapacityBenchmark {
                 java.sql.ResultSet rs =
                         s.executeQuery(
                                 "select coalesce(sum(calls), 0),"
-                                        + " coalesce(sum(total_exec_time) / nullif(sum(calls), 0), 0)"
+                                        + " coalesce(sum(total_exec_time) / nullif(sum(calls), 0), 0),"
+                                        + " coalesce(max(max_exec_time), 0)"
                                         + " from pg_stat_statements where query like 'with beat as%'")) {
             rs.next();
-            return new Renewals(rs.getLong(1), rs.getDouble(2));
+            return new Renewals(rs.getLong(1), rs.getDouble(2), rs.getDouble(3));
         }
     }
 
