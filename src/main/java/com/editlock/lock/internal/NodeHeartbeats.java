@@ -63,7 +63,7 @@ public class NodeHeartbeats implements Heartbeats {
      * it). As many as may wait for a round, so that a round is one statement at any tab count: at
      * 10,000 a round of 20,000 tabs beating every 2 s was sometimes two (1.2 statements a second).
      */
-    int batchSize = 50_000;
+    int batchSize = maxNoted;
 
     /** A tab that beats, and its latest beat: by this node's monotonic clock and by the wall's. */
     private record Tab(String ownerId, String view) {}
