@@ -51,8 +51,9 @@ import java.util.logging.Logger;
  * <em>held</em> write, {@code held} runs it), which waits for room or fails at once when the
  * connection is closed; meanwhile the writer passes that stream by, and its news waits, coalesced.
  * A held write still waiting after {@link #STALL_MILLIS} means the client takes nothing: the stream
- * is ended then and its tabs reported lost, like a client that left (the container closes the
- * connection when the held write gives up, at its write time-out). So what the node keeps for a
+ * is ended then and its tabs reported lost, like a client that left; the held write gives up at the
+ * listener's write time-out, then completes the stream, which waits as long again (Grizzly then
+ * closes the connection once its queue is sent: docs/live-channel.md). So what the node keeps for a
  * client that reads nothing is its queue and one message per tab, and the other streams' news and
  * keep-alives never wait for it.
  *

@@ -25,8 +25,11 @@ public final class NodeHeap {
 
     private final long pid;
 
-    private NodeHeap(long pid) {
+    private final int port;
+
+    private NodeHeap(long pid, int port) {
         this.pid = pid;
+        this.port = port;
     }
 
     /** The node that listens on {@code port} on this machine. */
@@ -37,10 +40,40 @@ public final class NodeHeap {
             throw new AssertionError(
                     "No process found listening on port " + port + ": " + listeners);
         }
-        return new NodeHeap(Long.parseLong(m.group(1)));
+        return new NodeHeap(Long.parseLong(m.group(1)), port);
     }
 
-    /** The CPU time the node's process has used so far (user and system, all its threads). */
+    /**
+     * The node's side of the connection that {@code client} opened to it, as {@code ss} shows it
+     * (state first, then what waits in its receive and send queues), or an empty string once the
+     * node has let go of it entirely.
+     */
+    public String sideOf(java.net.Socket client) throws IOException, InterruptedException {
+        return run(
+                        "ss",
+                        "-Htn",
+                        "state",
+                        "all",
+                        "( sport = :" + port + " and dport = :" + client.getLocalPort() + " )")
+                .strip();
+    }
+
+    /**
+     * Every thread of the node now, virtual threads included ({@code jcmd Thread.dump_to_file}:
+     * {@code Thread.print} leaves virtual threads out).
+     */
+    public String threadDump() throws IOException, InterruptedException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("editlock-threads");
+        java.nio.file.Path file = dir.resolve("threads.txt");
+        try {
+            run(jcmd(), String.valueOf(pid), "Thread.dump_to_file", file.toString());
+            return java.nio.file.Files.readString(file, StandardCharsets.UTF_8);
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+            java.nio.file.Files.delete(dir);
+        }
+    }
+
     /** The node process's threads now ({@code /proc/<pid>/status}). */
     public int threads() throws IOException {
         java.util.regex.Matcher m =
