@@ -100,6 +100,9 @@ public class ApiErrors implements ExceptionMapper<Throwable> {
                             .add("message", e.getMessage())
                             .build());
         }
+        if (failure instanceof com.editlock.security.People.PersonException e) {
+            return json(e.status(), LockJson.error(e.getMessage()));
+        }
         if (failure instanceof ApiTokens.TokenException e) {
             return json(e.status(), LockJson.error(e.getMessage()));
         }

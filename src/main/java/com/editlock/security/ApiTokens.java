@@ -286,7 +286,7 @@ public class ApiTokens {
                                     + "from api_token t join app_user u on u.login = t.login "
                                     + "left join app_user_role r on r.login = t.login "
                                     + "where t.token_hash = ? and t.revoked_at is null "
-                                    + "and t.expires_at > now()")) {
+                                    + "and t.expires_at > now() and u.disabled_at is null")) {
                 ps.setString(1, hash(presented));
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
@@ -308,6 +308,12 @@ public class ApiTokens {
                                 "update api_token set last_used_at = now() where id = ?")) {
                     ps.setLong(1, id);
                     ps.executeUpdate();
+                }
+                try (PreparedStatement ps =
+                        c.prepareStatement(
+                                "update app_user set last_seen_at = now() where login = ?")) {
+                    ps.setString(1, owner.login());
+                    ps.executeUpdate(); // when the person last acted, as the people screen shows
                 }
             }
             return Optional.of(new Caller(id, owner, Set.copyOf(groups)));

@@ -56,9 +56,10 @@ import java.util.Set;
  * <p>Failed logins are slowed down by {@link LoginThrottle}; a throttled attempt is answered before
  * the password is checked. The groups remembered in the session are read again from the user
  * directory when they are older than {@code locks.role.recheck.seconds}, so a role taken away by an
- * admin stops working within that time (a user removed from the directory is logged out). An API
- * {@code 401} carries a Basic challenge only for clients that are not a page's background request,
- * so a browser never pops up a password prompt over a page.
+ * admin stops working within that time (a user removed from the directory is logged out), and a
+ * person an admin disabled is logged out three seconds after what they held was freed ({@link
+ * DisabledPeople}). An API {@code 401} carries a Basic challenge only for clients that are not a
+ * page's background request, so a browser never pops up a password prompt over a page.
  */
 @ApplicationScoped
 public class EditlockAuthentication implements HttpAuthenticationMechanism {
@@ -84,6 +85,11 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     private record SessionCaller(String login, Set<String> groups, long checkedAt)
             implements Serializable {}
 
+    /** Who logged in with {@code session}, or null for a session nobody logged in with. */
+    static String loginOf(HttpSession session) {
+        return session.getAttribute(CALLER) instanceof SessionCaller caller ? caller.login() : null;
+    }
+
     @Inject IdentityStoreHandler identityStores;
 
     @Inject UserDirectory users;
@@ -93,6 +99,8 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
     @Inject LoginThrottle throttle;
 
     @Inject EditlockIdentityStore directory;
+
+    @Inject DisabledPeople disabled;
 
     @Inject ApiTokens tokens;
 
@@ -185,6 +193,10 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
      * exists.
      */
     private SessionCaller rechecked(HttpSession session, SessionCaller caller) {
+        if (disabled.isDisabled(caller.login())) {
+            session.invalidate(); // an admin disabled them: the session ends at its next request
+            return null;
+        }
         long now = System.currentTimeMillis();
         if (now - caller.checkedAt() < settings.roleRecheckSeconds() * 1000L) {
             return caller;
@@ -202,6 +214,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             session.invalidate(); // the user was removed: the session ends, and with it its locks
             return null;
         }
+        directory.seen(caller.login());
         SessionCaller fresh = new SessionCaller(caller.login(), groups.get(), now);
         session.setAttribute(CALLER, fresh);
         return fresh;

@@ -30,6 +30,12 @@ public class EditlockIdentityStore implements IdentityStore {
     private static final Logger LOG = Logger.getLogger(EditlockIdentityStore.class.getName());
     private static final int PASSWORD_MAX = 1024;
 
+    /**
+     * Put before a disabled person's stored hash: the password is still checked (the same time as
+     * for anyone), and never accepted.
+     */
+    private static final String DISABLED = "disabled:";
+
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
 
@@ -47,22 +53,51 @@ public class EditlockIdentityStore implements IdentityStore {
             hashes.verifyDecoy(password);
             return CredentialValidationResult.INVALID_RESULT;
         }
-        if (!hashes.verify(password, stored.get())) {
-            return CredentialValidationResult.INVALID_RESULT;
+        boolean disabled = stored.get().startsWith(DISABLED);
+        String hash = disabled ? stored.get().substring(DISABLED.length()) : stored.get();
+        if (!hashes.verify(password, hash) || disabled) {
+            return CredentialValidationResult.INVALID_RESULT; // a disabled person: as a wrong one
         }
         if (hashes.isOutdated(stored.get())) {
             upgrade(login, stored.get(), hashes.generate(password));
         }
+        seen(login);
         return new CredentialValidationResult(login, groupsOf(login).orElse(Set.of()));
     }
 
-    /** The user's roles, or empty when the user no longer exists. */
+    /**
+     * Notes that {@code login} made a request now, to the minute (a login, a session's roles read
+     * again): what the people screen shows as when they last acted.
+     */
+    public void seen(String login) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "update app_user set last_seen_at = now() where login = ? and"
+                                        + " (last_seen_at is null"
+                                        + " or last_seen_at < now() - interval '1 minute')")) {
+            ps.setString(1, login);
+            ps.executeUpdate();
+        } catch (SQLException e) { // only the people screen's figure is late
+            LOG.log(Level.FINE, "Could not note when " + login + " last acted", e);
+        }
+    }
+
+    /**
+     * The user's roles, or empty when the user no longer exists or was disabled (more than {@link
+     * DisabledPeople#END_AFTER_MILLIS} ago: until then their open pages may still look, to show why
+     * their work was released).
+     */
     public Optional<Set<String>> groupsOf(String login) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps =
                         c.prepareStatement(
                                 "select u.login, r.role from app_user u "
-                                        + "left join app_user_role r on r.login = u.login where u.login = ?")) {
+                                        + "left join app_user_role r on r.login = u.login"
+                                        + " where u.login = ? and (u.disabled_at is null"
+                                        + " or u.disabled_at > now() - interval '"
+                                        + DisabledPeople.END_AFTER_MILLIS
+                                        + " milliseconds')")) {
             ps.setString(1, login);
             try (ResultSet rs = ps.executeQuery()) {
                 Set<String> roles = new HashSet<>();
@@ -88,10 +123,15 @@ public class EditlockIdentityStore implements IdentityStore {
     private Optional<String> storedHash(String login) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps =
-                        c.prepareStatement("select password_hash from app_user where login = ?")) {
+                        c.prepareStatement(
+                                "select password_hash, disabled_at is not null from app_user"
+                                        + " where login = ?")) {
             ps.setString(1, login);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of((rs.getBoolean(2) ? DISABLED : "") + rs.getString(1));
             }
         } catch (SQLException e) {
             throw new IllegalStateException(

@@ -119,11 +119,13 @@ class LayeringTest {
                     .doNotHaveFullyQualifiedName("com.editlock.web.LockDashboard")
                     .and()
                     .doNotHaveFullyQualifiedName("com.editlock.web.LockHistory")
+                    .and()
+                    .doNotHaveFullyQualifiedName("com.editlock.security.People")
                     .should()
                     .dependOnClassesThat()
                     .areAssignableTo(LockAdministration.class)
                     .because(
-                            "force releases, the history and its purge are for the dashboard, the history page, the API's admin endpoints and the store's timer");
+                            "force releases, the history and its purge are for the dashboard, the history page, the API's admin endpoints, the store's timer and disabling a person (People)");
 
     static final ArchRule FACES_WITHOUT_MACHINERY =
             noMethods()
@@ -194,7 +196,7 @@ class LayeringTest {
     }
 
     @Test
-    void onlyTheDashboardTheHistoryTheApiAndTheStoreAdministerLocks() {
+    void onlyTheDashboardTheHistoryTheApiPeopleAndTheStoreAdministerLocks() {
         ADMINISTRATION_CALLERS.check(MAIN);
     }
 

@@ -767,6 +767,208 @@ public class EditlockIT {
         }
     }
 
+    /**
+     * An admin adds a person through {@code /api/people} with a password Editlock makes (shown
+     * once), the person logs in and works, gets the {@code take-over} role and uses it; a reset
+     * password stops the old one. Bad requests are refused with a sentence and change nothing; an
+     * editor and a token may not manage people.
+     */
+    @Test
+    void anAdminAddsAPersonGivesThemRolesAndResetsTheirPassword() throws Exception {
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        String login = "p" + Long.toString(System.nanoTime(), 36);
+        long people = rows("select count(*) from app_user");
+        long changes = rows("select count(*) from person_change");
+        for (String body :
+                List.of(
+                        "{\"login\":\"Bad Login\",\"name\":\"X\",\"roles\":[\"editor\"]}",
+                        "{\"login\":\"" + login + "\",\"name\":\" \",\"roles\":[\"editor\"]}",
+                        "{\"login\":\"" + login + "\",\"name\":\"X\",\"roles\":[]}",
+                        "{\"login\":\"" + login + "\",\"name\":\"X\",\"roles\":[\"root\"]}",
+                        "{\"login\":\"" + login + "\",\"name\":\"X\",\"roles\":\"editor\"}",
+                        "{\"login\":\"sara\",\"name\":\"Sara\",\"roles\":[\"editor\"]}")) {
+            HttpResponse<String> refused = ada.postJson("api/people", body);
+            assertThat(refused.statusCode()).as(body).isIn(400, 409);
+            assertThat(json(refused.body()).getString("error")).as(body).isNotBlank();
+        }
+        HttpResponse<String> byEditor =
+                new Browser(uri())
+                        .basic("omar", "demo")
+                        .postJson(
+                                "api/people",
+                                "{\"login\":\""
+                                        + login
+                                        + "\",\"name\":\"X\",\"roles\":[\"editor\"]}");
+        assertThat(byEditor.statusCode()).isEqualTo(403);
+        assertThat(rows("select count(*) from app_user")).as("nothing added").isEqualTo(people);
+        assertThat(rows("select count(*) from person_change")).isEqualTo(changes);
+
+        HttpResponse<String> added =
+                ada.postJson(
+                        "api/people",
+                        "{\"login\":\""
+                                + login
+                                + "\",\"name\":\"Ivy Park\",\"roles\":[\"editor\"]}");
+        assertThat(added.statusCode()).isEqualTo(201);
+        assertThat(added.headers().firstValue("Cache-Control"))
+                .hasValueSatisfying(v -> assertThat(v).contains("no-store"));
+        var person = json(added.body());
+        String password = person.getString("password");
+        assertThat(password).hasSize(20);
+        assertThat(person.getJsonArray("roles").getString(0)).isEqualTo("editor");
+        assertThat(ada.get("api/people").body()).contains("\"Ivy Park\"").doesNotContain(password);
+
+        Browser ivy = new Browser(uri()).basic(login, password);
+        String key = "configurator:" + newConfigurator("Ivy's record");
+        HttpResponse<String> taken = ivy.postJson("api/locks", "{\"resource\":\"" + key + "\"}");
+        assertThat(taken.statusCode()).isEqualTo(201);
+        assertThat(json(taken.body()).getJsonObject("holder").getString("name"))
+                .isEqualTo("Ivy Park");
+        Browser sara = new Browser(uri()).basic("sara", "demo");
+        HttpResponse<String> saras =
+                sara.postJson("api/locks", "{\"resource\":\"item:7:filters\"}");
+        assertThat(saras.statusCode()).isEqualTo(201);
+        String takeOver = "api/locks/item:7:filters/take-over";
+        assertThat(ivy.postJson(takeOver, "{\"reason\":\"x\"}").statusCode())
+                .as("an editor without take-over")
+                .isEqualTo(403);
+
+        HttpResponse<String> roles =
+                ada.send(
+                        "PUT",
+                        "api/people/" + login + "/roles",
+                        "{\"roles\":[\"editor\",\"take-over\"]}");
+        assertThat(roles.statusCode()).isEqualTo(200);
+        assertThat(json(roles.body()).getJsonArray("roles").toString())
+                .isEqualTo("[\"editor\",\"take-over\"]");
+        await("Ivy's session reads her roles again (locks.role.recheck.seconds)")
+                .atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                ivy.postJson(takeOver, "{\"reason\":\"Sara is away\"}").statusCode()
+                                        == 200);
+        assertThat(ivy.delete("api/locks/item:7:filters").statusCode()).isEqualTo(204);
+
+        HttpResponse<String> reset = ada.post("api/people/" + login + "/password");
+        assertThat(reset.statusCode()).isEqualTo(200);
+        String second = json(reset.body()).getString("password");
+        assertThat(second).isNotEqualTo(password);
+        assertThat(new Browser(uri()).basic(login, password).get("api/locks").statusCode())
+                .as("the old password")
+                .isEqualTo(401);
+        assertThat(new Browser(uri()).basic(login, second).get("api/locks").statusCode())
+                .isEqualTo(200);
+        assertThat(
+                        jsonArray(ada.get("api/people/" + login + "/changes").body()).stream()
+                                .map(
+                                        c ->
+                                                c.asJsonObject().getString("change")
+                                                        + " by "
+                                                        + c.asJsonObject().getString("by"))
+                                .toList())
+                .containsExactly("password by ada", "roles by ada", "added by ada");
+        assertThat(ivy.delete("api/locks/" + key).statusCode()).isEqualTo(204);
+    }
+
+    /**
+     * An admin disables a person with a reason: what they hold is released with that reason in the
+     * history, their API token stops working at once, their session ends 3 s later, and they can no
+     * longer log in; enabled again, they log in, but the token stays revoked. Nobody disables
+     * themselves, the last admin keeps the role, and a disable without a reason changes nothing.
+     */
+    @Test
+    void aDisabledPersonIsLoggedOutEverywhereAndWhatTheyHoldIsFreedWithTheReason()
+            throws Exception {
+        Browser ada = new Browser(uri()).basic("ada", "demo");
+        String login = "d" + Long.toString(System.nanoTime(), 36);
+        String password =
+                json(ada.postJson(
+                                        "api/people",
+                                        "{\"login\":\""
+                                                + login
+                                                + "\",\"name\":\"Dora Leaves\","
+                                                + "\"roles\":[\"editor\"]}")
+                                .body())
+                        .getString("password");
+        Browser dora = new Browser(uri()).basic(login, password);
+        String key = "configurator:" + newConfigurator("Dora's record");
+        assertThat(dora.postJson("api/locks", "{\"resource\":\"" + key + "\"}").statusCode())
+                .isEqualTo(201);
+        String token =
+                json(dora.postJson("api/tokens", "{\"name\":\"import\"}").body())
+                        .getString("token");
+        Browser script = new Browser(uri()).bearer(token);
+        assertThat(script.get("api/locks").statusCode()).isEqualTo(200);
+
+        String disable = "api/people/" + login + "/disable";
+        for (String body : List.of("{}", "{\"reason\":\" \"}", "{\"reason\":\"a\\u0007b\"}")) {
+            assertThat(ada.postJson(disable, body).statusCode()).as(body).isEqualTo(400);
+        }
+        assertThat(
+                        new Browser(uri())
+                                .basic("omar", "demo")
+                                .postJson(disable, "{\"reason\":\"x\"}")
+                                .statusCode())
+                .isEqualTo(403);
+        assertThat(ada.postJson("api/people/nobody/disable", "{\"reason\":\"x\"}").statusCode())
+                .isEqualTo(404);
+        HttpResponse<String> self = ada.postJson("api/people/ada/disable", "{\"reason\":\"x\"}");
+        assertThat(self.statusCode()).isEqualTo(409);
+        assertThat(json(self.body()).getString("error")).contains("yourself");
+        if (rows(
+                        "select count(*) from app_user u join app_user_role r on r.login = u.login"
+                                + " where r.role = 'admin' and u.disabled_at is null and u.login <> 'ada'")
+                == 0) {
+            HttpResponse<String> last =
+                    ada.send("PUT", "api/people/ada/roles", "{\"roles\":[\"editor\"]}");
+            assertThat(last.statusCode()).as("the last admin keeps the role").isEqualTo(409);
+            assertThat(json(last.body()).getString("error")).contains("last admin");
+        }
+        assertThat(
+                        json(dora.get("api/locks/" + key).body())
+                                .getJsonObject("holder")
+                                .getString("user"))
+                .as("nothing changed")
+                .isEqualTo(login);
+
+        HttpResponse<String> disabled =
+                ada.postJson(disable, "{\"reason\":\"Left the company on Friday\"}");
+        assertThat(disabled.statusCode()).isEqualTo(200);
+        var person = json(disabled.body());
+        assertThat(person.getBoolean("disabled")).isTrue();
+        assertThat(person.getString("disabledBy")).isEqualTo("ada");
+        assertThat(person.getInt("held")).isZero();
+        assertThat(ada.get("api/locks/" + key).statusCode())
+                .as("the record is free")
+                .isEqualTo(404);
+        var history = jsonArray(ada.get("api/locks/events?resource=" + key + "&limit=1").body());
+        assertThat(history.get(0).asJsonObject().getString("type")).isEqualTo("FORCE_RELEASED");
+        assertThat(history.get(0).asJsonObject().getString("reason"))
+                .isEqualTo("Left the company on Friday");
+        assertThat(script.get("api/locks").statusCode()).as("her token, at once").isEqualTo(401);
+        await("her session ends on every node 3 s after the release (DisabledPeople)")
+                .atMost(Duration.ofSeconds(6))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> dora.get("api/locks").statusCode() == 401);
+        assertThat(new Browser(uri()).basic(login, password).get("api/locks").statusCode())
+                .as("her password")
+                .isEqualTo(401);
+        assertThat(ada.postJson(disable, "{\"reason\":\"again\"}").statusCode()).isEqualTo(409);
+
+        assertThat(ada.post("api/people/" + login + "/enable").statusCode()).isEqualTo(200);
+        assertThat(new Browser(uri()).basic(login, password).get("api/locks").statusCode())
+                .as("enabled again")
+                .isEqualTo(200);
+        assertThat(script.get("api/locks").statusCode())
+                .as("the token stays revoked")
+                .isEqualTo(401);
+        assertThat(
+                        jsonArray(ada.get("api/people/" + login + "/changes").body()).stream()
+                                .map(c -> c.asJsonObject().getString("change"))
+                                .toList())
+                .containsExactly("enabled", "disabled", "added");
+    }
+
     @Test
     void aHandOverIsAskedDeclinedWithAReplyHandedOverAndTimesOutThroughTheApi() throws Exception {
         String lock = "api/locks/item:7:filters";
@@ -1439,6 +1641,15 @@ public class EditlockIT {
 
     private static DataSource dataSource() throws Exception {
         return InitialContext.doLookup("java:app/jdbc/editlock");
+    }
+
+    /** A new configurator of its own, for a test that must not meet another's locks. */
+    private static long newConfigurator(String name) throws Exception {
+        return rows(
+                "with v as (insert into aggregate_version (modified_by) values ('test') returning id)"
+                        + " insert into configurator (version_id, name, description, status)"
+                        + " select id, ?, '', 'DRAFT' from v returning id",
+                name);
     }
 
     private static long rows(String sql, Object... params) throws Exception {

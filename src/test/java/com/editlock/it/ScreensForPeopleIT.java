@@ -99,11 +99,191 @@ public class ScreensForPeopleIT {
     }
 
     /**
+     * The people screen as an admin uses it. Ada adds Ivy as an editor (the password Editlock made
+     * is shown once); Ivy logs in with it and edits a record; Ada gives her {@code take-over} and
+     * Ivy takes a record from Sara with a reason. Then Dora, editing with what she typed unsaved,
+     * is disabled on the screen with a reason: her page says who released her record and why, the
+     * record is free, what she typed is kept as her draft, her API token is refused, and a new
+     * login by her fails.
+     */
+    @Test
+    void anAdminAddsAPersonAndDisablesAnotherOnThePeopleScreen() throws Exception {
+        String suffix = Long.toString(System.nanoTime(), 36);
+        String ivyLogin = "ivy" + suffix;
+        ChromeDriver ada = browser("en-US", "Europe/London");
+        Pages.login(ada, base, "ada");
+        Pages.click(ada, "admin-people");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !ada.findElements(By.cssSelector("[data-testid=people]")).isEmpty());
+        By addForm = By.cssSelector("[data-testid=add-person]");
+        ada.findElement(addForm)
+                .findElement(By.cssSelector("[data-testid=person-login]"))
+                .sendKeys(ivyLogin);
+        ada.findElement(addForm)
+                .findElement(By.cssSelector("[data-testid=person-name]"))
+                .sendKeys("Ivy Park");
+        assertThat(
+                        ada.findElement(addForm)
+                                .findElement(By.cssSelector("[data-testid=person-role-editor]"))
+                                .isSelected())
+                .as("a new person is an editor unless the admin says otherwise")
+                .isTrue();
+        ada.findElement(addForm).findElement(By.cssSelector("[data-testid=save-person]")).click();
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !ada.findElements(By.cssSelector("[data-testid=new-password]"))
+                                        .isEmpty());
+        String password =
+                ada.findElement(By.cssSelector("[data-testid=new-password]")).getAttribute("value");
+        assertThat(password).hasSize(20);
+        By ivysRow = By.cssSelector("[data-testid=person-row][data-login=" + ivyLogin + "]");
+        assertThat(ada.findElement(ivysRow).getText()).contains("Ivy Park");
+
+        ChromeDriver ivy = browser("en-US", "Europe/London");
+        Pages.login(ivy, base, ivyLogin, password);
+        long ivysRecord = com.editlock.it.node.TestDatabase.newConfigurator("Ivy's record");
+        ivy.get(base + "configurator.xhtml?id=" + ivysRecord);
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !ivy.findElements(By.cssSelector("[data-testid=edit-form]"))
+                                        .isEmpty());
+        Pages.click(ivy, "done");
+
+        URI at = URI.create(base.toString());
+        long sarasRecord = com.editlock.it.node.TestDatabase.newConfigurator("Sara's record");
+        String saras = "configurator:" + sarasRecord;
+        assertThat(
+                        new Browser(at)
+                                .basic("sara", "demo")
+                                .postJson("api/locks", "{\"resource\":\"" + saras + "\"}")
+                                .statusCode())
+                .isEqualTo(201);
+        ada.findElement(ivysRow)
+                .findElement(By.cssSelector("[data-testid=person-role-take-over]"))
+                .click();
+        ada.findElement(ivysRow).findElement(By.cssSelector("[data-testid=save-person]")).click();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> ada.getPageSource().contains("now has the roles"));
+        Browser ivysScript = new Browser(at).basic(ivyLogin, password);
+        var took =
+                ivysScript.postJson(
+                        "api/locks/" + saras + "/take-over", "{\"reason\":\"Sara is on leave\"}");
+        assertThat(took.statusCode()).as(took.body()).isEqualTo(200);
+        assertThat(ivysScript.delete("api/locks/" + saras).statusCode()).isEqualTo(204);
+
+        String doraLogin = "dora" + suffix;
+        Browser adaScript = new Browser(at).basic("ada", "demo");
+        var added =
+                adaScript.postJson(
+                        "api/people",
+                        "{\"login\":\""
+                                + doraLogin
+                                + "\",\"name\":\"Dora Leaves\","
+                                + "\"roles\":[\"editor\"]}");
+        assertThat(added.statusCode()).isEqualTo(201);
+        String dorasPassword =
+                Json.createReader(new StringReader(added.body()))
+                        .readObject()
+                        .getString("password");
+        Browser dorasScript = new Browser(at).basic(doraLogin, dorasPassword);
+        String token =
+                Json.createReader(
+                                new StringReader(
+                                        dorasScript
+                                                .postJson("api/tokens", "{\"name\":\"import\"}")
+                                                .body()))
+                        .readObject()
+                        .getString("token");
+        ChromeDriver dora = browser("en-US", "Europe/London");
+        Pages.login(dora, base, doraLogin, dorasPassword);
+        long dorasRecord = com.editlock.it.node.TestDatabase.newConfigurator("Dora's record");
+        dora.get(base + "configurator.xhtml?id=" + dorasRecord);
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !dora.findElements(By.cssSelector("[data-testid=edit-form]"))
+                                        .isEmpty());
+        dora.findElement(By.id("edit:description")).sendKeys("Half-way through the prices");
+        await("what Dora typed is her draft on the server")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> drafts(doraLogin) == 1);
+
+        ada.get(base + "admin/people.xhtml");
+        By dorasRow = By.cssSelector("[data-testid=person-row][data-login=" + doraLogin + "]");
+        ada.findElement(dorasRow)
+                .findElement(By.cssSelector("[data-testid=disable-person]"))
+                .click();
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !ada.findElements(By.cssSelector("[data-testid=disable-reason]"))
+                                        .isEmpty());
+        ada.findElement(By.cssSelector("[data-testid=disable-reason]"))
+                .sendKeys("Left the company on Friday");
+        Pages.click(ada, "confirm-disable");
+        try {
+            Pages.whileItNavigates(
+                            "Dora's page says who released her record and why",
+                            Duration.ofSeconds(5))
+                    .until(
+                            () ->
+                                    dora
+                                            .findElements(By.cssSelector("[data-testid=lock-lost]"))
+                                            .stream()
+                                            .anyMatch(
+                                                    e ->
+                                                            e.getText()
+                                                                    .contains(
+                                                                            "Left the company on Friday")));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(
+                    "Dora's page did not say why her record was released; it is "
+                            + dora.getCurrentUrl()
+                            + " and says: "
+                            + dora.findElement(By.tagName("body")).getText(),
+                    e);
+        }
+
+        assertThat(adaScript.get("api/locks/configurator:" + dorasRecord).statusCode())
+                .as("her record is free")
+                .isEqualTo(404);
+        assertThat(drafts(doraLogin)).as("what she typed is kept").isEqualTo(1);
+        assertThat(new Browser(at).bearer(token).get("api/locks").statusCode())
+                .as("her token")
+                .isEqualTo(401);
+        assertThat(ada.findElement(dorasRow).getText()).contains("Left the company on Friday");
+        ChromeDriver again = browser("en-US", "Europe/London");
+        again.get(base + "login.xhtml");
+        again.findElement(By.id("login:username")).sendKeys(doraLogin);
+        again.findElement(By.id("login:password")).sendKeys(dorasPassword);
+        again.findElement(By.cssSelector("[data-testid=login]")).click();
+        await("a new login by her is refused")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> again.getPageSource().contains("class=\"error\""));
+        assertThat(again.getCurrentUrl()).contains("login");
+    }
+
+    private static long drafts(String login) throws java.sql.SQLException {
+        try (var c = com.editlock.it.node.TestDatabase.connect();
+                var ps =
+                        c.prepareStatement(
+                                "select count(*) from edit_draft where user_login = ?")) {
+            ps.setString(1, login);
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /**
      * axe-core over every page in each of its states, in English (a reader in New York) and in
      * German (a reader in Berlin): login (also refused), not found, the list, API tokens, editing,
      * read-only, variables, freed, the dashboard with rows and its release dialog, force-released,
-     * the empty dashboard, the history, the idle warning, and the error pages (not allowed; a page
-     * that expired, with what was typed).
+     * the empty dashboard, the history, the people screen and its disable dialog, the idle warning,
+     * and the error pages (not allowed; a page that expired, with what was typed).
      */
     @Test
     void everyPageInEachOfItsStatesInEnglishAndGermanHasNoWcag21AaViolation() {
@@ -203,6 +383,27 @@ public class ScreensForPeopleIT {
                                         .isEmpty());
         check(found, "history" + in, ada);
         shot(ada, language + "-history");
+        Pages.click(ada, "admin-people");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !ada.findElements(By.cssSelector("[data-testid=people]")).isEmpty());
+        check(found, "people" + in, ada);
+        ada.findElement(
+                        By.cssSelector(
+                                "[data-testid=person-row][data-login=omar]"
+                                        + " [data-testid=disable-person]"))
+                .click();
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !ada.findElements(By.cssSelector("[data-testid=disable-reason]"))
+                                        .isEmpty());
+        check(found, "people, disable dialog" + in, ada);
+        Pages.click(ada, "cancel-disable");
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                ada.findElements(By.cssSelector("[data-testid=disable-reason]"))
+                                        .isEmpty());
 
         omar.get(base + "configurator.xhtml?id=3");
         await("the idle warning, after 5 s without a key or a click")
