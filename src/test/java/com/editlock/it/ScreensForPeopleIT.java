@@ -632,6 +632,47 @@ public class ScreensForPeopleIT {
                 .isEqualTo("Ada released Sara's lock: Needed for the audit — you can edit it now.");
     }
 
+    /**
+     * The people screen by keyboard alone: Ada adds a person and then disables them with a reason,
+     * every step by Tab, typing and Enter; the disable dialog opens with the focus in its reason.
+     */
+    @Test
+    void anAdminAddsAndDisablesAPersonByKeyboardAlone() {
+        String login = "aa" + Long.toString(System.nanoTime(), 36); // sorts first: a short walk
+        ChromeDriver ada = browser(null, null);
+        Pages.login(ada, base, "ada");
+        ada.get(base + "admin/people.xhtml");
+        Keyboard.tabTo(ada, "person-login");
+        Keyboard.type(ada, login);
+        Keyboard.tabTo(ada, "person-name");
+        Keyboard.type(ada, "Kim Keys");
+        Keyboard.tabTo(ada, "save-person");
+        Keyboard.press(ada, Keys.ENTER);
+        await("the new person's password is shown")
+                .atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                !ada.findElements(By.cssSelector("[data-testid=new-password]"))
+                                        .isEmpty());
+        By row = By.cssSelector("[data-testid=person-row][data-login=" + login + "]");
+        assertThat(ada.findElement(row).getText()).contains("Kim Keys");
+
+        Keyboard.tabTo(ada, "disable-person", login);
+        Keyboard.press(ada, Keys.ENTER);
+        await("the dialog opens with the focus in its reason")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> "disable-reason".equals(Keyboard.focused(ada)));
+        Keyboard.type(ada, "Moved to another team");
+        Keyboard.tabTo(ada, "confirm-disable");
+        Keyboard.press(ada, Keys.ENTER);
+        await("the row says who disabled Kim and why")
+                .atMost(Duration.ofSeconds(5))
+                .ignoreExceptions()
+                .until(() -> ada.findElement(row).getText().contains("Moved to another team"));
+        assertThat(ada.findElement(row).findElements(By.cssSelector("[data-testid=enable-person]")))
+                .isNotEmpty();
+    }
+
     /** With {@code -Deditlock.screenshots=docs/screenshots}: the page as it looks now. */
     private static void shot(ChromeDriver browser, String name) {
         String dir = System.getProperty("editlock.screenshots");

@@ -32,6 +32,31 @@ public final class Keyboard {
                 "Tab never reached " + id + " (ended at " + focused(browser) + ")");
     }
 
+    /**
+     * Presses Tab until the element marked {@code data-testid=id} inside the row marked {@code
+     * data-login=login} has the focus (at most 80): a button every row of a list has.
+     */
+    public static void tabTo(WebDriver browser, String id, String login) {
+        String script =
+                "var e = document.activeElement; var row = e && e.closest('[data-login]');"
+                        + " return (row ? row.getAttribute('data-login') : '') + '/'"
+                        + " + (e ? e.getAttribute('data-testid') : '');";
+        for (int presses = 0; presses < 80; presses++) {
+            if ((login + "/" + id).equals(((JavascriptExecutor) browser).executeScript(script))) {
+                return;
+            }
+            press(browser, Keys.TAB);
+        }
+        throw new AssertionError(
+                "Tab never reached "
+                        + id
+                        + " of "
+                        + login
+                        + " (ended at "
+                        + focused(browser)
+                        + ")");
+    }
+
     public static void press(WebDriver browser, Keys key) {
         new Actions(browser).sendKeys(key).perform();
     }
