@@ -840,8 +840,19 @@ public class ScreensInBrowserIT {
         try {
             await().atMost(Duration.ofSeconds(5)).until(() -> tries.get() > 5);
             sara.findElement(By.cssSelector("[data-testid=hand-over]")).click();
-            Pages.whileItNavigates("Omar's page becomes editable by itself", Duration.ofSeconds(5))
-                    .until(() -> testId(omar, "lock-status").equals("You are editing"));
+            try {
+                Pages.whileItNavigates(
+                                "Omar's page becomes editable by itself", Duration.ofSeconds(5))
+                        .until(() -> testId(omar, "lock-status").equals("You are editing"));
+            } catch (org.awaitility.core.ConditionTimeoutException
+                    | org.openqa.selenium.NoSuchElementException e) {
+                throw new AssertionError(
+                        "Omar's page did not become editable within 5 s of the hand-over; it is "
+                                + omar.getCurrentUrl()
+                                + " and says: "
+                                + omar.findElement(By.tagName("body")).getText(),
+                        e);
+            }
             int atHandOver = tries.get();
             await().atMost(Duration.ofSeconds(5)).until(() -> tries.get() > atHandOver + 5);
         } finally {
