@@ -30,11 +30,8 @@ public class EditlockIdentityStore implements IdentityStore {
     private static final Logger LOG = Logger.getLogger(EditlockIdentityStore.class.getName());
     private static final int PASSWORD_MAX = 1024;
 
-    /**
-     * Put before a disabled person's stored hash: the password is still checked (the same time as
-     * for anyone), and never accepted.
-     */
-    private static final String DISABLED = "disabled:";
+    /** A person's stored password hash, and whether an admin disabled them. */
+    private record Stored(String hash, boolean disabled) {}
 
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
@@ -48,18 +45,17 @@ public class EditlockIdentityStore implements IdentityStore {
             hashes.verifyDecoy(password.length > PASSWORD_MAX ? new char[0] : password);
             return CredentialValidationResult.INVALID_RESULT;
         }
-        Optional<String> stored = storedHash(login);
+        Optional<Stored> stored = stored(login);
         if (stored.isEmpty()) {
             hashes.verifyDecoy(password);
             return CredentialValidationResult.INVALID_RESULT;
         }
-        boolean disabled = stored.get().startsWith(DISABLED);
-        String hash = disabled ? stored.get().substring(DISABLED.length()) : stored.get();
-        if (!hashes.verify(password, hash) || disabled) {
+        String hash = stored.get().hash();
+        if (!hashes.verify(password, hash) || stored.get().disabled()) {
             return CredentialValidationResult.INVALID_RESULT; // a disabled person: as a wrong one
         }
-        if (hashes.isOutdated(stored.get())) {
-            upgrade(login, stored.get(), hashes.generate(password));
+        if (hashes.isOutdated(hash)) {
+            upgrade(login, hash, hashes.generate(password));
         }
         seen(login);
         return new CredentialValidationResult(login, groupsOf(login).orElse(Set.of()));
@@ -120,7 +116,7 @@ public class EditlockIdentityStore implements IdentityStore {
         return login != null && PlainText.isPlain(login) && login.matches("[a-z][a-z0-9._-]{0,63}");
     }
 
-    private Optional<String> storedHash(String login) {
+    private Optional<Stored> stored(String login) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps =
                         c.prepareStatement(
@@ -131,7 +127,7 @@ public class EditlockIdentityStore implements IdentityStore {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                return Optional.of((rs.getBoolean(2) ? DISABLED : "") + rs.getString(1));
+                return Optional.of(new Stored(rs.getString(1), rs.getBoolean(2)));
             }
         } catch (SQLException e) {
             throw new IllegalStateException(

@@ -226,7 +226,7 @@ public class People {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                Person person = existing(c, login, true);
+                Person person = existing(c, login);
                 if (person.roles().contains(Roles.ADMIN)
                         && !checkedRoles.contains(Roles.ADMIN)
                         && !person.isDisabled()
@@ -265,7 +265,7 @@ public class People {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                existing(c, login, true);
+                existing(c, login);
                 try (PreparedStatement ps =
                         c.prepareStatement(
                                 "update app_user set password_hash = ? where login = ?")) {
@@ -302,7 +302,7 @@ public class People {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                Person person = existing(c, login, true);
+                Person person = existing(c, login);
                 if (person.isDisabled()) {
                     throw new PersonException(
                             409, "people.error.disabled", person.name(), person.disabledBy());
@@ -350,7 +350,7 @@ public class People {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                Person person = existing(c, login, true);
+                Person person = existing(c, login);
                 if (!person.isDisabled()) {
                     throw new PersonException(409, "people.error.notDisabled", person.name());
                 }
@@ -405,16 +405,15 @@ public class People {
         }
     }
 
-    private Person existing(Connection c, String login, boolean forUpdate) throws SQLException {
+    /** The person {@code login}, their row locked until the transaction ends. */
+    private Person existing(Connection c, String login) throws SQLException {
         if (!EditlockIdentityStore.isLogin(login)) {
             throw new PersonException(404, "people.error.nobody", String.valueOf(login));
         }
-        if (forUpdate) {
-            try (PreparedStatement ps =
-                    c.prepareStatement("select 1 from app_user where login = ? for update")) {
-                ps.setString(1, login);
-                ps.executeQuery().close();
-            }
+        try (PreparedStatement ps =
+                c.prepareStatement("select 1 from app_user where login = ? for update")) {
+            ps.setString(1, login);
+            ps.executeQuery().close();
         }
         return find(c, login)
                 .orElseThrow(() -> new PersonException(404, "people.error.nobody", login));

@@ -182,27 +182,21 @@ public class SessionTimeout
     }
 
     /**
-     * Ends this node's sessions that {@code login} logged in with and that run no request now (one
-     * that does is ended at its next request by the authentication); returns how many are left
-     * running a request.
+     * Ends this node's sessions that {@code login} logged in with and that run no request now; one
+     * that does is ended at its next request by the authentication.
      */
-    static int endSessionsOf(String login) {
-        int busy = 0;
+    static void endSessionsOf(String login) {
         for (HttpSession session : SESSIONS.current()) {
             try {
-                if (login.equals(EditlockAuthentication.loginOf(session))) {
-                    if (session.getAttribute(LAST_ACTIVE) instanceof LastActive last
-                            && last.inFlight.get() > 0) {
-                        busy++;
-                    } else {
-                        session.invalidate(); // its LockRemover releases what is left
-                    }
+                if (login.equals(EditlockAuthentication.loginOf(session))
+                        && !(session.getAttribute(LAST_ACTIVE) instanceof LastActive last
+                                && last.inFlight.get() > 0)) {
+                    session.invalidate(); // its LockRemover releases what is left
                 }
             } catch (IllegalStateException e) {
                 SESSIONS.ended(session); // ended meanwhile
             }
         }
-        return busy;
     }
 
     private void endIdleSessions() {
