@@ -374,14 +374,23 @@ public class People {
         }
     }
 
-    /** The newest {@code limit} changes to {@code login} (everyone when null), newest first. */
+    /**
+     * The newest {@code limit} changes to {@code login} (everyone when null), newest first; a 404
+     * {@link PersonException} when nobody logs in as {@code login}.
+     */
     public List<Change> changes(String login, int limit) {
+        if (login != null && !EditlockIdentityStore.isLogin(login)) {
+            throw new PersonException(404, "people.error.nobody", login);
+        }
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps =
                         c.prepareStatement(
                                 "select id, login, changed_by, changed_at, change, detail"
                                         + " from person_change where (?::varchar is null or"
                                         + " login = ?) order by id desc limit ?")) {
+            if (login != null && find(c, login).isEmpty()) {
+                throw new PersonException(404, "people.error.nobody", login);
+            }
             ps.setString(1, login);
             ps.setString(2, login);
             ps.setInt(3, Math.max(1, Math.min(limit, 1000)));

@@ -897,6 +897,169 @@ final class HostileApiCatalogue {
                         null,
                         404,
                         "no request 999999"));
+        // ---- people (Ada is an admin who logged in with her password; Omar an editor) ----
+        person(
+                all,
+                "people listed by an editor",
+                "omar",
+                "GET",
+                "api/people",
+                null,
+                403,
+                "Only an admin");
+        person(
+                all,
+                "person added by an editor",
+                "omar",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy\",\"name\":\"Ivy\",\"roles\":[\"admin\"]}",
+                403,
+                "Only an admin");
+        person(
+                all,
+                "password reset by an editor",
+                "omar",
+                "POST",
+                "api/people/sara/password",
+                null,
+                403,
+                "Only an admin");
+        person(
+                all,
+                "login with a space",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy park\",\"name\":\"Ivy\",\"roles\":[\"editor\"]}",
+                400,
+                "A login is 1 to 64 characters");
+        person(
+                all,
+                "login that is SQL",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"" + SQL + "\",\"name\":\"Ivy\",\"roles\":[\"editor\"]}",
+                400,
+                "A login is 1 to 64 characters");
+        person(
+                all,
+                "login of someone who exists",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"sara\",\"name\":\"Sara Two\",\"roles\":[\"editor\"]}",
+                409,
+                "There is already a person who logs in as sara");
+        person(
+                all,
+                "name of 201 characters",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy\",\"name\":\"" + "n".repeat(201) + "\",\"roles\":[\"editor\"]}",
+                400,
+                "A name is 1 to 200 characters");
+        person(
+                all,
+                "name with a control character",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy\",\"name\":\"Ivy\\u0000\",\"roles\":[\"editor\"]}",
+                400,
+                "control character (U+0000)");
+        person(
+                all,
+                "a role that does not exist",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy\",\"name\":\"Ivy\",\"roles\":[\"root\"]}",
+                400,
+                "there is no role root");
+        person(
+                all,
+                "no role at all",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy\",\"name\":\"Ivy\",\"roles\":[]}",
+                400,
+                "Give at least one role");
+        person(
+                all,
+                "roles as a string",
+                "ada",
+                "PUT",
+                "api/people/sara/roles",
+                "{\"roles\":\"admin\"}",
+                400,
+                "must be an array of strings");
+        person(
+                all,
+                "a field the person does not have",
+                "ada",
+                "POST",
+                "api/people",
+                "{\"login\":\"ivy\",\"name\":\"Ivy\",\"roles\":[\"editor\"],\"password\":\"x\"}",
+                400,
+                "password");
+        person(
+                all,
+                "roles of nobody",
+                "ada",
+                "PUT",
+                "api/people/nobody-here/roles",
+                "{\"roles\":[\"editor\"]}",
+                404,
+                "There is nobody who logs in as nobody-here");
+        person(
+                all,
+                "an admin disables herself",
+                "ada",
+                "POST",
+                "api/people/ada/disable",
+                "{\"reason\":\"testing\"}",
+                409,
+                "You cannot disable yourself");
+        person(
+                all,
+                "disable without a reason",
+                "ada",
+                "POST",
+                "api/people/sara/disable",
+                "{\"reason\":\"   \"}",
+                400,
+                "Say why");
+        person(
+                all,
+                "disable with a reason of 501 characters",
+                "ada",
+                "POST",
+                "api/people/sara/disable",
+                "{\"reason\":\"" + "r".repeat(501) + "\"}",
+                400,
+                "in 1 to 500 characters");
+        person(
+                all,
+                "enable someone who is not disabled",
+                "ada",
+                "POST",
+                "api/people/sara/enable",
+                null,
+                409,
+                "Sara is not disabled");
+        person(
+                all,
+                "changes of a login that is SQL",
+                "ada",
+                "GET",
+                "api/people/1'%20or%20'1'='1/changes",
+                null,
+                404,
+                "There is nobody who logs in as");
         // ---- the live stream ----
         all.add(
                 new Case(
@@ -933,6 +1096,27 @@ final class HostileApiCatalogue {
                         "PUT",
                         "api/configurators/" + id,
                         json(),
+                        body,
+                        status,
+                        says));
+    }
+
+    private void person(
+            List<Case> all,
+            String name,
+            String who,
+            String method,
+            String path,
+            String body,
+            int status,
+            String says) {
+        all.add(
+                new Case(
+                        name,
+                        () -> as.apply(who),
+                        method,
+                        path,
+                        body == null ? Map.of() : json(),
                         body,
                         status,
                         says));
