@@ -151,7 +151,7 @@ public class PeopleResource {
                         .add("login", p.login())
                         .add("name", p.name())
                         .add("roles", roles)
-                        .add("source", "local")
+                        .add("source", p.viaProvider() ? "provider" : "local")
                         .add("held", p.held())
                         .add("disabled", p.isDisabled());
         if (p.lastSeen() != null) {

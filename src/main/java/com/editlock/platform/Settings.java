@@ -1,9 +1,11 @@
 package com.editlock.platform;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -77,6 +79,13 @@ public final class Settings implements java.io.Serializable {
     public static final String TRUSTED_PROXIES = "locks.trusted.proxies";
     public static final String DRAIN_FILE = "locks.drain.file";
     public static final String GRID = "locks.grid";
+    public static final String OIDC_ISSUER = "locks.oidc.issuer";
+    public static final String OIDC_CLIENT_ID = "locks.oidc.client.id";
+    public static final String OIDC_CLIENT_SECRET = "locks.oidc.client.secret";
+    public static final String OIDC_ROLES_CLAIM = "locks.oidc.roles.claim";
+    public static final String OIDC_ROLE_MAP = "locks.oidc.role.map";
+    public static final String OIDC_NAME = "locks.oidc.name";
+    public static final String OIDC_REDIRECT_BASE = "locks.oidc.redirect.base";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -102,6 +111,7 @@ public final class Settings implements java.io.Serializable {
     private final List<AddressRange> trustedProxies;
     private final Optional<String> drainFile;
     private final boolean grid;
+    private final Optional<Provider> provider;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, DEFAULT_LEASE_SECONDS, 5, 86_400);
@@ -128,6 +138,7 @@ public final class Settings implements java.io.Serializable {
         trustedProxies = r.ranges(TRUSTED_PROXIES);
         drainFile = r.text(DRAIN_FILE);
         grid = r.bool(GRID, false);
+        provider = r.provider();
         r.failIfAnyBad();
     }
 
@@ -310,6 +321,34 @@ public final class Settings implements java.io.Serializable {
         return Math.max(1, Math.min(leaseSeconds, sessionTimeoutSeconds) / 4);
     }
 
+    /**
+     * The company's OpenID Connect provider people may log in through, when {@code
+     * LOCKS_OIDC_ISSUER} is set: its issuer (as its discovery document names it), Editlock's client
+     * id and secret there, the ID token claim that lists a person's groups, which group gives which
+     * role, the name the login page shows, and the address the provider sends people back to (the
+     * address people reach Editlock by, {@code https://editlock.example.com}; when empty, the one
+     * each request came to).
+     */
+    public record Provider(
+            String issuer,
+            String clientId,
+            String clientSecret,
+            String rolesClaim,
+            Map<String, Set<String>> roleMap,
+            String name,
+            Optional<String> redirectBase) {
+
+        @Override
+        public String toString() { // never the secret, in a log or a message
+            return "Provider[issuer=" + issuer + ", clientId=" + clientId + "]";
+        }
+    }
+
+    /** The OpenID Connect provider, when one is configured. */
+    public Optional<Provider> provider() {
+        return provider;
+    }
+
     /** The environment variable that sets {@code key}. */
     public static String environmentName(String key) {
         return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
@@ -443,6 +482,77 @@ public final class Settings implements java.io.Serializable {
                 }
             }
             return Set.copyOf(origins);
+        }
+
+        Optional<Provider> provider() {
+            Optional<String> issuer = text(OIDC_ISSUER);
+            if (issuer.isEmpty()) {
+                return Optional.empty();
+            }
+            if (!issuer.get().matches("https?://[^\\s?#]+")) {
+                problems.add(
+                        name(OIDC_ISSUER)
+                                + " is '"
+                                + issuer.get()
+                                + "': it must be the provider's issuer address, such as"
+                                + " https://login.example.com/realms/company.");
+            }
+            Optional<String> clientId = text(OIDC_CLIENT_ID);
+            Optional<String> secret = text(OIDC_CLIENT_SECRET);
+            if (clientId.isEmpty()) {
+                problems.add(name(OIDC_CLIENT_ID) + " is needed with " + name(OIDC_ISSUER) + ".");
+            }
+            if (secret.isEmpty()) {
+                problems.add(
+                        name(OIDC_CLIENT_SECRET) + " is needed with " + name(OIDC_ISSUER) + ".");
+            }
+            Map<String, Set<String>> roleMap = new LinkedHashMap<>();
+            for (String raw : source.apply(OIDC_ROLE_MAP).orElse("").split(",")) {
+                if (raw.isBlank()) {
+                    continue;
+                }
+                int eq = raw.lastIndexOf('=');
+                String group = eq < 0 ? "" : raw.substring(0, eq).trim();
+                String role = eq < 0 ? "" : raw.substring(eq + 1).trim();
+                if (group.isEmpty() || !Set.of("editor", "admin", "take-over").contains(role)) {
+                    problems.add(
+                            name(OIDC_ROLE_MAP)
+                                    + " has '"
+                                    + raw.trim()
+                                    + "': each entry must be group=role, the role editor, admin or"
+                                    + " take-over, separated by commas.");
+                } else {
+                    roleMap.computeIfAbsent(group, g -> new LinkedHashSet<>()).add(role);
+                }
+            }
+            if (roleMap.isEmpty()) {
+                problems.add(
+                        name(OIDC_ROLE_MAP)
+                                + " is needed with "
+                                + name(OIDC_ISSUER)
+                                + ": which of the provider's groups gives which role, such as"
+                                + " editlock-editors=editor,editlock-admins=admin.");
+            }
+            Optional<String> base = text(OIDC_REDIRECT_BASE).map(b -> b.replaceAll("/+$", ""));
+            if (base.isPresent() && !base.get().matches("https?://[^\\s?#]+")) {
+                problems.add(
+                        name(OIDC_REDIRECT_BASE)
+                                + " is '"
+                                + base.get()
+                                + "': it must be the address people reach Editlock by, such as"
+                                + " https://editlock.example.com.");
+            }
+            Map<String, Set<String>> frozen = new LinkedHashMap<>();
+            roleMap.forEach((g, roles) -> frozen.put(g, Set.copyOf(roles)));
+            return Optional.of(
+                    new Provider(
+                            issuer.get(),
+                            clientId.orElse(""),
+                            secret.orElse(""),
+                            text(OIDC_ROLES_CLAIM).orElse("groups"),
+                            Map.copyOf(frozen),
+                            text(OIDC_NAME).orElse("single sign-on"),
+                            base));
         }
 
         void failIfAnyBad() {

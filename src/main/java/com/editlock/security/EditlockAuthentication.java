@@ -108,6 +108,8 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     @Inject LoginDevices devices;
 
+    @Inject ProviderLogin provider;
+
     @Override
     public AuthenticationStatus validateRequest(
             HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
@@ -138,6 +140,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         Credential credential = context.getAuthParameters().getCredential();
         if (credential != null) { // the login screen: a new login, even in a session that had one
             return login(credential, request, response, context);
+        }
+        if (request.getRequestURI().equals(request.getContextPath() + ProviderLogin.CALLBACK)) {
+            return providerLogin(request, response, context);
         }
         if (isLiveStream(
                 request)) { // public; it must not touch the session, or an open page would keep it
@@ -279,6 +284,43 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             devices.succeeded(request, response, login, knownDevice);
         }
         return context.notifyContainerAboutLogin(result);
+    }
+
+    /**
+     * The provider's answer to a sign-in begun on the login page ({@link ProviderLogin}): checked,
+     * and the person it names logged in as with a password (a new session id, a new lock owner),
+     * the ID token kept for the logout at the provider. A refusal is a page that says why, and
+     * changes nothing.
+     */
+    private AuthenticationStatus providerLogin(
+            HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
+        ProviderLogin.Result result;
+        try {
+            result = provider.finish(request);
+        } catch (ProviderLogin.Refused e) {
+            try {
+                ErrorAnswers.say(request, response, e.status(), e.key(), e.args());
+            } catch (IOException gone) {
+                // the client went away; nothing more to tell it
+            }
+            return AuthenticationStatus.SEND_FAILURE;
+        } catch (RuntimeException e) { // the user directory (the database) cannot answer now
+            return directoryDown(request, response, context);
+        }
+        String login = result.person().login();
+        if (request.getSession(false) != null) {
+            request.changeSessionId();
+        }
+        HttpSession session = request.getSession(true);
+        SessionLocks.bind(session, login, result.person().name());
+        session.setAttribute(
+                CALLER,
+                new SessionCaller(login, Set.copyOf(result.groups()), System.currentTimeMillis()));
+        session.setAttribute(ProviderLogin.ID_TOKEN, result.idToken());
+        session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
+        directory.seen(login);
+        request.setAttribute(ProviderLogin.NEXT, result.next());
+        return context.notifyContainerAboutLogin(new CallerPrincipal(login), result.groups());
     }
 
     /**

@@ -51,6 +51,10 @@ public class EditlockIdentityStore implements IdentityStore {
             return CredentialValidationResult.INVALID_RESULT;
         }
         String hash = stored.get().hash();
+        if (hash == null) { // logs in through the provider only
+            hashes.verifyDecoy(password);
+            return CredentialValidationResult.INVALID_RESULT;
+        }
         if (!hashes.verify(password, hash) || stored.get().disabled()) {
             return CredentialValidationResult.INVALID_RESULT; // a disabled person: as a wrong one
         }

@@ -72,7 +72,8 @@ public class People {
                     + " u.disabled_reason,"
                     + " (select count(*) from app_lock l where l.user_login = u.login),"
                     + " (select string_agg(r.role, ',') from app_user_role r"
-                    + " where r.login = u.login)"
+                    + " where r.login = u.login),"
+                    + " u.oidc_subject is not null"
                     + " from app_user u";
 
     @Resource(lookup = Database.JNDI_NAME)
@@ -91,7 +92,8 @@ public class People {
             Instant lastSeen,
             Instant disabledAt,
             String disabledBy,
-            String disabledReason) {
+            String disabledReason,
+            boolean viaProvider) {
 
         public boolean isDisabled() {
             return disabledAt != null;
@@ -142,6 +144,122 @@ public class People {
             return args.length == 0
                     ? pattern
                     : new MessageFormat(pattern, Locale.ENGLISH).format(args);
+        }
+    }
+
+    /** Who changed a person when the provider did (a first login, roles from its groups). */
+    public static final String PROVIDER = "provider";
+
+    /**
+     * The person the provider's {@code issuer} knows as {@code subject}, after a login through it:
+     * created at their first login (login from {@code preferredLogin}, lower case), their name and
+     * roles written again at each one (a change of roles is kept in {@code person_change} as made
+     * by {@value #PROVIDER}).
+     *
+     * @throws PersonException 403 when an admin disabled them; 409 when their first login would
+     *     take the login of someone who logs in another way; 400 when the provider's name for them
+     *     is not a login Editlock takes
+     */
+    public Person fromProvider(
+            String issuer,
+            String subject,
+            String preferredLogin,
+            String name,
+            Collection<String> roles) {
+        String checkedName = checkedName(name);
+        Set<String> checkedRoles = checkedRoles(roles);
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            String login;
+            try {
+                login = linked(c, issuer, subject);
+                if (login == null) {
+                    login = preferredLogin == null ? "" : preferredLogin.toLowerCase(Locale.ROOT);
+                    if (!EditlockIdentityStore.isLogin(login)) {
+                        throw new PersonException(
+                                400, "people.error.providerLogin", String.valueOf(preferredLogin));
+                    }
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "insert into app_user (login, display_name, password_hash,"
+                                            + " oidc_issuer, oidc_subject) values (?, ?, null, ?,"
+                                            + " ?) on conflict do nothing")) {
+                        ps.setString(1, login);
+                        ps.setString(2, checkedName);
+                        ps.setString(3, issuer);
+                        ps.setString(4, subject);
+                        if (ps.executeUpdate() == 0) {
+                            // the login is taken, or a twin first login (another tab) just linked
+                            // them: then this login is theirs
+                            String twin = linked(c, issuer, subject);
+                            if (twin == null) {
+                                throw new PersonException(409, "people.error.providerTaken", login);
+                            }
+                            c.commit();
+                            return find(c, twin).orElseThrow();
+                        }
+                    }
+                    writeRoles(c, login, checkedRoles);
+                    changed(
+                            c,
+                            login,
+                            PROVIDER,
+                            "added",
+                            String.join(",", new TreeSet<>(checkedRoles)));
+                } else {
+                    Person person = existing(c, login);
+                    if (person.isDisabled()) {
+                        throw new PersonException(
+                                403,
+                                "people.error.providerDisabled",
+                                person.name(),
+                                person.disabledBy(),
+                                person.disabledReason());
+                    }
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "update app_user set display_name = ? where login = ?")) {
+                        ps.setString(1, checkedName);
+                        ps.setString(2, login);
+                        ps.executeUpdate();
+                    }
+                    if (!person.roles().equals(checkedRoles)) {
+                        try (PreparedStatement ps =
+                                c.prepareStatement("delete from app_user_role where login = ?")) {
+                            ps.setString(1, login);
+                            ps.executeUpdate();
+                        }
+                        writeRoles(c, login, checkedRoles);
+                        changed(
+                                c,
+                                login,
+                                PROVIDER,
+                                "roles",
+                                String.join(",", new TreeSet<>(checkedRoles)));
+                    }
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+            return find(c, login).orElseThrow();
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "Could not note a login through the provider: " + e.getMessage(), e);
+        }
+    }
+
+    /** The login of the person {@code issuer} knows as {@code subject}, or null for nobody yet. */
+    private static String linked(Connection c, String issuer, String subject) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "select login from app_user where oidc_issuer = ? and oidc_subject = ?")) {
+            ps.setString(1, issuer);
+            ps.setString(2, subject);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 
@@ -201,7 +319,12 @@ public class People {
                     }
                 }
                 writeRoles(c, checkedLogin, checkedRoles);
-                changed(c, checkedLogin, by, "added", String.join(",", checkedRoles));
+                changed(
+                        c,
+                        checkedLogin,
+                        by,
+                        "added",
+                        String.join(",", new TreeSet<>(checkedRoles)));
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -239,7 +362,7 @@ public class People {
                     ps.executeUpdate();
                 }
                 writeRoles(c, login, checkedRoles);
-                changed(c, login, by, "roles", String.join(",", checkedRoles));
+                changed(c, login, by, "roles", String.join(",", new TreeSet<>(checkedRoles)));
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -265,7 +388,9 @@ public class People {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                existing(c, login);
+                if (existing(c, login).viaProvider()) {
+                    throw new PersonException(409, "people.error.providerPassword", login);
+                }
                 try (PreparedStatement ps =
                         c.prepareStatement(
                                 "update app_user set password_hash = ? where login = ?")) {
@@ -493,7 +618,8 @@ public class People {
                 instant(rs.getTimestamp(3)),
                 instant(rs.getTimestamp(4)),
                 rs.getString(5),
-                rs.getString(6));
+                rs.getString(6),
+                rs.getBoolean(9));
     }
 
     private static Instant instant(Timestamp t) {

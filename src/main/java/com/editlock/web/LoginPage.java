@@ -1,6 +1,7 @@
 package com.editlock.web;
 
 import com.editlock.security.EditlockAuthentication;
+import com.editlock.security.ProviderLogin;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.ExternalContext;
@@ -28,6 +29,8 @@ public class LoginPage {
     @Inject FacesContext faces;
 
     @Inject Viewpoint reader;
+
+    @Inject ProviderLogin provider;
 
     private String next;
     private String username;
@@ -79,15 +82,29 @@ public class LoginPage {
      * configurator list.
      */
     String safeNext() {
-        if (next != null
-                && next.startsWith("/")
-                && !next.startsWith("//")
-                && !next.contains("\\")
-                && !next.startsWith("/login.xhtml")
-                && !next.startsWith("/api/")) {
-            return next;
-        }
-        return "/configurators.xhtml";
+        return ProviderLogin.safeNext(next);
+    }
+
+    /** Whether the login page offers the company's provider. */
+    public boolean isProvider() {
+        return provider.configured();
+    }
+
+    /** The button's words: "Log in with …". */
+    public String getProviderLabel() {
+        return reader.say("login.provider", provider.name());
+    }
+
+    /** Where the button goes: the sign-in's start, with the page to come back to. */
+    public String getProviderHref() {
+        ExternalContext ext = faces.getExternalContext();
+        return ext.getRequestContextPath()
+                + ProviderLogin.START
+                + (next == null
+                        ? ""
+                        : "?next="
+                                + java.net.URLEncoder.encode(
+                                        next, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     public String getNext() {

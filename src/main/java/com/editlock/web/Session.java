@@ -3,6 +3,7 @@ package com.editlock.web;
 import com.editlock.lock.LockManager;
 import com.editlock.lock.LockOwner;
 import com.editlock.security.CurrentOwner;
+import com.editlock.security.ProviderLogin;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.ExternalContext;
 import jakarta.faces.context.FacesContext;
@@ -11,6 +12,8 @@ import jakarta.inject.Named;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.net.URI;
+import java.util.Optional;
 
 /** The header every screen shows: who is logged in, and logout. */
 @Named("userSession")
@@ -22,6 +25,8 @@ public class Session {
     @Inject FacesContext faces;
 
     @Inject LockManager locks;
+
+    @Inject ProviderLogin provider;
 
     public String getDisplayName() {
         return owner.find().map(LockOwner::displayName).orElse("");
@@ -41,8 +46,13 @@ public class Session {
         ExternalContext ext = faces.getExternalContext();
         HttpServletRequest request = (HttpServletRequest) ext.getRequest();
         owner.find().ifPresent(me -> locks.releaseAll(me.ownerId()));
+        String idToken = ProviderLogin.idTokenOf(request.getSession(false));
         request.logout();
         ext.invalidateSession();
-        ext.redirect(ext.getRequestContextPath() + "/login.xhtml?loggedOut=true");
+        String loggedOut = "/login.xhtml?loggedOut=true";
+        // Logged in through the company's provider: logged out there too, and back here.
+        Optional<URI> there =
+                provider.logoutAt(idToken, URI.create(provider.baseOf(request) + loggedOut));
+        ext.redirect(there.map(URI::toString).orElse(ext.getRequestContextPath() + loggedOut));
     }
 }

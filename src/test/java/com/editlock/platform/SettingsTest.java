@@ -101,6 +101,51 @@ class SettingsTest {
     }
 
     @Test
+    void theProviderIsOffUntilItsIssuerIsSetAndThenNeedsItsClientAndRoles() {
+        assertThat(of(Map.of()).provider()).isEmpty();
+        Settings.Provider provider =
+                of(Map.of(
+                                Settings.OIDC_ISSUER,
+                                "https://login.example.com/realms/company",
+                                Settings.OIDC_CLIENT_ID,
+                                "editlock",
+                                Settings.OIDC_CLIENT_SECRET,
+                                "s3cret",
+                                Settings.OIDC_ROLE_MAP,
+                                " editlock-admins=admin, editlock-admins=editor,"
+                                        + "team=editors=editor "))
+                        .provider()
+                        .orElseThrow();
+        assertThat(provider.rolesClaim()).isEqualTo("groups");
+        assertThat(provider.name()).isEqualTo("single sign-on");
+        assertThat(provider.redirectBase()).isEmpty();
+        assertThat(provider.roleMap())
+                .as("a group name may hold an equals sign")
+                .containsOnly(
+                        Map.entry("editlock-admins", java.util.Set.of("admin", "editor")),
+                        Map.entry("team=editors", java.util.Set.of("editor")));
+        assertThat(provider.toString()).as("never the secret").doesNotContain("s3cret");
+
+        assertThatThrownBy(
+                        () ->
+                                of(
+                                        Map.of(
+                                                Settings.OIDC_ISSUER,
+                                                "login.example.com",
+                                                Settings.OIDC_ROLE_MAP,
+                                                "editlock-admins=root")))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessageContaining(
+                        "LOCKS_OIDC_ISSUER (locks.oidc.issuer) is 'login.example.com'")
+                .hasMessageContaining("LOCKS_OIDC_CLIENT_ID (locks.oidc.client.id) is needed")
+                .hasMessageContaining(
+                        "LOCKS_OIDC_CLIENT_SECRET (locks.oidc.client.secret) is needed")
+                .hasMessageContaining(
+                        "LOCKS_OIDC_ROLE_MAP (locks.oidc.role.map) has 'editlock-admins=root'")
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
     void environmentNamesFollowMicroProfileMapping() {
         assertThat(Settings.environmentName("locks.db.url")).isEqualTo("LOCKS_DB_URL");
     }

@@ -126,6 +126,18 @@ public final class Browser {
                         .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** A form post of {@code fields} to {@code path} (or an absolute address: another site's). */
+    public HttpResponse<String> postForm(String path, Map<String, String> fields) {
+        String body =
+                fields.entrySet().stream()
+                        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                        .collect(Collectors.joining("&"));
+        return send(
+                request(path)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     /** Any method with a JSON body (PUT, PATCH …). */
     public HttpResponse<String> send(String method, String path, String json) {
         return send(
