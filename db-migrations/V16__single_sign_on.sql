@@ -8,3 +8,15 @@ alter table app_user add column oidc_subject varchar(255);
 alter table app_user add constraint app_user_oidc_both check ((oidc_issuer is null) = (oidc_subject is null));
 create unique index app_user_by_oidc on app_user (oidc_issuer, oidc_subject) where oidc_subject is not null;
 
+
+-- The provider's back-channel logouts: a person who logged out at the provider (or whom it logged out) loses their
+-- Editlock sessions on every node too; each node reads the newest rows twice a second. sid names one provider session
+-- (only the Editlock sessions logged in through it end); without it, all of the person's provider sessions end.
+create table provider_logout (
+    id        bigserial    primary key,
+    login     varchar(64)  not null references app_user (login) on delete cascade,
+    sid       varchar(255),
+    logged_at timestamptz  not null default now()
+);
+
+create index provider_logout_by_time on provider_logout (logged_at);

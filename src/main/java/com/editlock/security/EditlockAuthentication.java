@@ -110,6 +110,8 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
 
     @Inject ProviderLogin provider;
 
+    @Inject ProviderLogouts logouts;
+
     @Override
     public AuthenticationStatus validateRequest(
             HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
@@ -198,8 +200,10 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
      * exists.
      */
     private SessionCaller rechecked(HttpSession session, SessionCaller caller) {
-        if (disabled.isDisabled(caller.login())) {
-            session.invalidate(); // an admin disabled them: the session ends at its next request
+        if (disabled.isDisabled(caller.login()) || logouts.loggedOut(caller.login(), session)) {
+            // an admin disabled them, or they logged out at the provider: the session ends at its
+            // next request
+            session.invalidate();
             return null;
         }
         long now = System.currentTimeMillis();
@@ -317,6 +321,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
                 CALLER,
                 new SessionCaller(login, Set.copyOf(result.groups()), System.currentTimeMillis()));
         session.setAttribute(ProviderLogin.ID_TOKEN, result.idToken());
+        session.setAttribute(
+                ProviderLogin.PROVIDER_SESSION,
+                new ProviderLogin.ProviderSession(result.sid(), System.currentTimeMillis()));
         session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
         directory.seen(login);
         request.setAttribute(ProviderLogin.NEXT, result.next());

@@ -250,6 +250,15 @@ public class People {
         }
     }
 
+    /** The login of the person {@code issuer} knows as {@code subject}, or null for nobody. */
+    public String linkedLogin(String issuer, String subject) {
+        try (Connection c = dataSource.getConnection()) {
+            return linked(c, issuer, subject);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read a person: " + e.getMessage(), e);
+        }
+    }
+
     /** The login of the person {@code issuer} knows as {@code subject}, or null for nobody yet. */
     private static String linked(Connection c, String issuer, String subject) throws SQLException {
         try (PreparedStatement ps =

@@ -35,8 +35,10 @@ import com.nimbusds.openid.connect.sdk.Nonce;
 import com.nimbusds.openid.connect.sdk.OIDCTokenResponse;
 import com.nimbusds.openid.connect.sdk.OIDCTokenResponseParser;
 import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
+import com.nimbusds.openid.connect.sdk.claims.LogoutTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
+import com.nimbusds.openid.connect.sdk.validators.LogoutTokenValidator;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -102,6 +104,15 @@ public class ProviderLogin {
     /** The session attribute that keeps a provider login's ID token, for the logout at it. */
     static final String ID_TOKEN = "editlock.providerLogin.idToken";
 
+    /** The session attribute that keeps the provider's session id and the login's time. */
+    static final String PROVIDER_SESSION = "editlock.providerLogin.session";
+
+    /** Where the provider's back-channel logout is sent. */
+    public static final String BACK_CHANNEL = "/oidc/backchannel-logout";
+
+    /** The provider's session a session was logged in through: its id (or null) and when. */
+    record ProviderSession(String sid, long since) implements Serializable {}
+
     /** How many sign-ins begun in one session are remembered (a few tabs). */
     static final int MAX_PENDING = 5;
 
@@ -143,8 +154,12 @@ public class ProviderLogin {
         }
     }
 
-    /** Who logged in: the person, their roles, where to go, and the ID token (for logout). */
-    public record Result(People.Person person, Set<String> groups, String next, String idToken) {}
+    /**
+     * Who logged in: the person, their roles, where to go, the ID token (for the logout at the
+     * provider) and the provider's session id, if it gave one (for its back-channel logout).
+     */
+    public record Result(
+            People.Person person, Set<String> groups, String next, String idToken, String sid) {}
 
     @Inject Settings settings;
 
@@ -155,6 +170,9 @@ public class ProviderLogin {
     private volatile long metadataAt;
 
     private final Map<JWSAlgorithm, IDTokenValidator> validators = new ConcurrentHashMap<>();
+
+    /** The back-channel logout tokens this node took in the last ten minutes, by their id. */
+    private final Map<String, Long> seenLogouts = new ConcurrentHashMap<>();
 
     /** Whether a provider is configured. */
     public boolean configured() {
@@ -257,7 +275,12 @@ public class ProviderLogin {
         } catch (People.PersonException e) {
             throw new Refused(e.status(), e.key(), e.args());
         }
-        return new Result(person, person.roles(), pending.next(), idToken.getParsedString());
+        return new Result(
+                person,
+                person.roles(),
+                pending.next(),
+                idToken.getParsedString(),
+                claims.getSessionID() == null ? null : claims.getSessionID().getValue());
     }
 
     /**
@@ -285,6 +308,55 @@ public class ProviderLogin {
             LOG.log(Level.INFO, "No logout at the provider: " + e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * The person a back-channel logout token names, and the provider session it ends (null: all of
+     * theirs): the token must be signed by the provider's published keys, issued by it for this
+     * client, carry the back-channel logout event and no nonce, and not have been seen before on
+     * this node.
+     */
+    public record LoggedOut(String login, String sid) {}
+
+    public LoggedOut backChannel(String logoutToken) throws Refused {
+        Settings.Provider provider = provider();
+        OIDCProviderMetadata meta = metadata(provider);
+        JWT token;
+        try {
+            token = JWTParser.parse(logoutToken == null ? "" : logoutToken);
+        } catch (java.text.ParseException e) {
+            throw new Refused(400, "sso.error.logoutToken");
+        }
+        JWSAlgorithm alg = token.getHeader().getAlgorithm() instanceof JWSAlgorithm a ? a : null;
+        if (alg == null || !JWSAlgorithm.Family.SIGNATURE.contains(alg)) {
+            throw new Refused(400, "sso.error.logoutToken");
+        }
+        LogoutTokenClaimsSet claims;
+        try {
+            claims =
+                    new LogoutTokenValidator(
+                                    new Issuer(provider.issuer()),
+                                    new ClientID(provider.clientId()),
+                                    alg,
+                                    meta.getJWKSetURI().toURL(),
+                                    new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS))
+                            .validate(token);
+        } catch (BadJOSEException | JOSEException | java.net.MalformedURLException e) {
+            LOG.info(() -> "A back-channel logout token was refused: " + e.getMessage());
+            throw new Refused(400, "sso.error.logoutToken");
+        }
+        String jti = claims.getJWTID() == null ? null : claims.getJWTID().getValue();
+        long now = System.currentTimeMillis();
+        seenLogouts.values().removeIf(at -> now - at > PENDING_MILLIS);
+        if (jti == null || seenLogouts.putIfAbsent(jti, now) != null) {
+            throw new Refused(400, "sso.error.logoutToken");
+        }
+        String sid = claims.getSessionID() == null ? null : claims.getSessionID().getValue();
+        String login =
+                claims.getSubject() == null
+                        ? null
+                        : people.linkedLogin(provider.issuer(), claims.getSubject().getValue());
+        return new LoggedOut(login, sid);
     }
 
     /** The provider's ID token of a session logged in through it, or null. */

@@ -186,9 +186,15 @@ public class SessionTimeout
      * that does is ended at its next request by the authentication.
      */
     static void endSessionsOf(String login) {
+        endSessionsOf(login, session -> true);
+    }
+
+    /** The same, for the sessions of {@code login} that {@code which} picks. */
+    static void endSessionsOf(String login, java.util.function.Predicate<HttpSession> which) {
         for (HttpSession session : SESSIONS.current()) {
             try {
                 if (login.equals(EditlockAuthentication.loginOf(session))
+                        && which.test(session)
                         && !(session.getAttribute(LAST_ACTIVE) instanceof LastActive last
                                 && last.inFlight.get() > 0)) {
                     session.invalidate(); // its LockRemover releases what is left

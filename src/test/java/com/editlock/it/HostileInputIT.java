@@ -1703,7 +1703,7 @@ public class HostileInputIT {
      */
     private static final String USER_ROWS =
             "(select login, display_name, password_hash, created_at, disabled_at, disabled_by,"
-                    + " disabled_reason from app_user)";
+                    + " disabled_reason, oidc_issuer, oidc_subject from app_user)";
 
     /**
      * What must not change: every lock row, the configurator tables, the people and what admins
@@ -1727,7 +1727,8 @@ public class HostileInputIT {
                             "api_token",
                             "edit_draft",
                             "handover_request",
-                            "person_change")) {
+                            "person_change",
+                            "provider_logout")) {
                 state.put(
                         table,
                         digest(

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -325,6 +326,93 @@ public class SingleSignOnIT {
                 Chromium.quit(d);
             }
         }
+    }
+
+    /**
+     * The provider's back-channel logout: a logout token it signed for Editlock ends the person's
+     * sessions logged in through it, on this node within a second, and what they held is free;
+     * tokens that are not the provider's, or not for Editlock, or sent twice, are refused with
+     * {@code 400} and end nothing.
+     */
+    @Test
+    void theProvidersBackChannelLogoutEndsThePersonsSessionsAndFreesWhatTheyHeld()
+            throws Exception {
+        String suffix = Long.toString(System.nanoTime(), 36);
+        String login = "liv" + suffix;
+        String subject = "liv-" + suffix;
+        Begun begun = begin();
+        HttpResponse<String> in =
+                begun.browser()
+                        .get(
+                                signIn(begun, subject, claims(login, "Liv", "editlock-editors"))
+                                        .toString());
+        assertThat(in.statusCode()).as(in.body()).isEqualTo(302);
+        long record = TestDatabase.newConfigurator("Liv's record");
+        HttpResponse<String> took =
+                begun.browser()
+                        .postJson("api/locks", "{\"resource\":\"configurator:" + record + "\"}");
+        assertThat(took.statusCode()).as(took.body()).isEqualTo(201);
+        Browser provider = new Browser(URI.create(base.toString()));
+        String event = "http://schemas.openid.net/event/backchannel-logout";
+        Map<String, Object> logoutClaims = Map.of("events", Map.of(event, Map.of()));
+
+        for (String[] refused :
+                new String[][] {
+                    {
+                        "signed by another issuer",
+                        logoutToken("elsewhere", subject, TestProvider.CLIENT_ID, logoutClaims)
+                    },
+                    {
+                        "for another client",
+                        logoutToken(TestProvider.ISSUER_ID, subject, "another-app", logoutClaims)
+                    },
+                    {
+                        "without the logout event",
+                        logoutToken(
+                                TestProvider.ISSUER_ID, subject, TestProvider.CLIENT_ID, Map.of())
+                    },
+                    {"not a token", "not.a.token"}
+                }) {
+            HttpResponse<String> r =
+                    provider.postForm(
+                            "oidc/backchannel-logout", Map.of("logout_token", refused[1]));
+            assertThat(r.statusCode()).as(refused[0] + ": " + r.body()).isEqualTo(400);
+            assertThat(r.body()).contains("invalid_request").contains("not the provider\u2019s");
+        }
+        assertThat(begun.browser().get("api/locks").statusCode())
+                .as("still logged in after the refused tokens")
+                .isEqualTo(200);
+
+        String token =
+                logoutToken(TestProvider.ISSUER_ID, subject, TestProvider.CLIENT_ID, logoutClaims);
+        HttpResponse<String> out =
+                provider.postForm("oidc/backchannel-logout", Map.of("logout_token", token));
+        assertThat(out.statusCode()).as(out.body()).isEqualTo(200);
+        await("the session ends within a second")
+                .atMost(Duration.ofSeconds(1))
+                .until(() -> begun.browser().get("api/locks").statusCode() == 401);
+        assertThat(
+                        new Browser(URI.create(base.toString()))
+                                .basic("ada", "demo")
+                                .get("api/locks/configurator:" + record)
+                                .statusCode())
+                .as("what the session held is free")
+                .isEqualTo(404);
+        HttpResponse<String> again =
+                provider.postForm("oidc/backchannel-logout", Map.of("logout_token", token));
+        assertThat(again.statusCode()).as("the same token twice").isEqualTo(400);
+    }
+
+    /** A logout token signed by the test provider's issuer {@code issuerId}. */
+    private static String logoutToken(
+            String issuerId, String subject, String audience, Map<String, Object> claims) {
+        return TestProvider.server()
+                .issueToken(
+                        issuerId,
+                        TestProvider.CLIENT_ID,
+                        new DefaultOAuth2TokenCallback(
+                                issuerId, subject, "logout+jwt", List.of(audience), claims, 120))
+                .serialize();
     }
 
     /** The login page's button, then the provider's page filled in as a person would. */
