@@ -3,6 +3,7 @@ package com.editlock.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.editlock.it.browser.Axe;
 import com.editlock.it.browser.Browser;
 import com.editlock.it.browser.Chromium;
 import com.editlock.it.browser.Pages;
@@ -217,6 +218,17 @@ public class SingleSignOnIT {
         ChromeDriver ada = Chromium.start("en-US", "Europe/London");
         ChromeDriver again = Chromium.start("en-US", "Europe/London");
         try {
+            for (String language : List.of("en", "de")) {
+                omar.get(base + "login.xhtml?lang=" + language);
+                assertThat(Axe.violations(omar))
+                        .as("the login page with the provider's button, in " + language)
+                        .isEmpty();
+            }
+            assertThat(
+                            omar.findElement(By.cssSelector("[data-testid=login-with-provider]"))
+                                    .getText())
+                    .isEqualTo("Anmelden mit " + TestProvider.NAME);
+            omar.get(base + "login.xhtml?lang=en");
             throughTheProvider(omar, subject, claims(login, "Omar Berg", "editlock-editors"));
             await().atMost(Duration.ofSeconds(10))
                     .until(
