@@ -1,5 +1,8 @@
 package com.editlock.it;
 
+import static com.editlock.it.browser.ProviderPages.claims;
+import static com.editlock.it.browser.ProviderPages.query;
+import static com.editlock.it.browser.ProviderPages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,6 +10,8 @@ import com.editlock.it.browser.Axe;
 import com.editlock.it.browser.Browser;
 import com.editlock.it.browser.Chromium;
 import com.editlock.it.browser.Pages;
+import com.editlock.it.browser.ProviderPages;
+import com.editlock.it.browser.ProviderPages.Begun;
 import com.editlock.it.node.Deployments;
 import com.editlock.it.node.TestDatabase;
 import com.editlock.it.node.TestProvider;
@@ -16,7 +21,6 @@ import java.io.StringReader;
 import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URL;
-import java.net.URLDecoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -60,53 +64,21 @@ public class SingleSignOnIT {
     @ArquillianResource URL base;
 
     /** A browser's first steps: the login page's button, then the provider's login page. */
-    private record Begun(Browser browser, URI authorize) {}
-
     private Begun begin() {
-        Browser browser = new Browser(URI.create(base.toString())).followRedirects(false);
-        HttpResponse<String> login = browser.get("login.xhtml");
+        HttpResponse<String> login = new Browser(URI.create(base.toString())).get("login.xhtml");
         assertThat(login.body())
                 .as("the login page offers the provider")
                 .contains("data-testid=\"login-with-provider\"")
                 .contains("Log in with " + TestProvider.NAME);
-        HttpResponse<String> start = browser.get("oidc/login?next=/configurators.xhtml");
-        assertThat(start.statusCode()).as(start.body()).isEqualTo(302);
-        URI authorize = URI.create(start.headers().firstValue("Location").orElseThrow());
-        assertThat(authorize.toString()).startsWith(TestProvider.issuer());
-        Map<String, String> asked = query(authorize);
+        Begun begun = ProviderPages.begin(base);
+        Map<String, String> asked = query(begun.authorize());
         assertThat(asked)
                 .containsEntry("response_type", "code")
                 .containsEntry("client_id", TestProvider.CLIENT_ID)
                 .containsEntry("code_challenge_method", "S256")
                 .containsKeys("state", "nonce", "code_challenge", "redirect_uri");
         assertThat(asked.get("scope")).contains("openid");
-        return new Begun(browser, authorize);
-    }
-
-    /** The provider's login page, posted: the answer it sends the browser back with. */
-    private static URI signIn(Begun begun, String subject, String claims) {
-        HttpResponse<String> page = begun.browser().get(begun.authorize().toString());
-        assertThat(page.body()).as("the provider's login page").contains("name=\"username\"");
-        HttpResponse<String> posted =
-                begun.browser()
-                        .postForm(
-                                begun.authorize().toString(),
-                                Map.of("username", subject, "claims", claims));
-        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(302);
-        return URI.create(posted.headers().firstValue("Location").orElseThrow());
-    }
-
-    private static String claims(String login, String name, String... groups) {
-        var g = Json.createArrayBuilder();
-        for (String group : groups) {
-            g.add(group);
-        }
-        return Json.createObjectBuilder()
-                .add("preferred_username", login)
-                .add("name", name)
-                .add("groups", g)
-                .build()
-                .toString();
+        return begun;
     }
 
     @Test
@@ -184,6 +156,13 @@ public class SingleSignOnIT {
                                 .statusCode())
                 .as("no password logs a provider's person in")
                 .isEqualTo(401);
+
+        assertThat(
+                        java.nio.file.Files.readString(
+                                com.editlock.it.node.PayaraMicroContainer.currentLog()
+                                        .orElseThrow()))
+                .as("the node's log never shows the client secret")
+                .doesNotContain(TestProvider.CLIENT_SECRET);
 
         // Logout ends the session here and at the provider, which sends the browser back.
         Browser omar = again.browser();
@@ -619,16 +598,5 @@ public class SingleSignOnIT {
                 return all;
             }
         }
-    }
-
-    private static Map<String, String> query(URI uri) {
-        Map<String, String> q = new LinkedHashMap<>();
-        for (String pair : uri.getRawQuery().split("&")) {
-            int eq = pair.indexOf('=');
-            q.put(
-                    URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-        return q;
     }
 }
