@@ -86,6 +86,7 @@ public final class Settings implements java.io.Serializable {
     public static final String OIDC_ROLE_MAP = "locks.oidc.role.map";
     public static final String OIDC_NAME = "locks.oidc.name";
     public static final String OIDC_REDIRECT_BASE = "locks.oidc.redirect.base";
+    public static final String PASSWORDS = "locks.passwords";
 
     private final int leaseSeconds;
     private final int sweepSeconds;
@@ -112,6 +113,7 @@ public final class Settings implements java.io.Serializable {
     private final Optional<String> drainFile;
     private final boolean grid;
     private final Optional<Provider> provider;
+    private final boolean passwords;
 
     private Settings(Reader r) {
         leaseSeconds = r.integer(LEASE_SECONDS, DEFAULT_LEASE_SECONDS, 5, 86_400);
@@ -139,6 +141,14 @@ public final class Settings implements java.io.Serializable {
         drainFile = r.text(DRAIN_FILE);
         grid = r.bool(GRID, false);
         provider = r.provider();
+        passwords = r.bool(PASSWORDS, true);
+        if (!passwords && provider.isEmpty()) {
+            r.problems.add(
+                    Reader.name(PASSWORDS)
+                            + " is off, but no provider is set ("
+                            + Reader.name(OIDC_ISSUER)
+                            + "): nobody could log in.");
+        }
         r.failIfAnyBad();
     }
 
@@ -342,6 +352,14 @@ public final class Settings implements java.io.Serializable {
         public String toString() { // never the secret, in a log or a message
             return "Provider[issuer=" + issuer + ", clientId=" + clientId + "]";
         }
+    }
+
+    /**
+     * Whether people may log in with a password kept here (the login form, HTTP Basic); off, only
+     * the provider logs people in (API tokens still work), and admins add nobody with a password.
+     */
+    public boolean passwords() {
+        return passwords;
     }
 
     /** The OpenID Connect provider, when one is configured. */

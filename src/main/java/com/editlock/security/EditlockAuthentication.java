@@ -78,6 +78,9 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
      */
     public static final String DIRECTORY_DOWN = "editlock.directoryDown";
 
+    /** The request attribute that tells the login screen that passwords are switched off. */
+    public static final String PASSWORDS_OFF = "editlock.passwordsOff";
+
     /**
      * Who logged in with a session, their groups (roles), and when the groups were read (epoch
      * millis).
@@ -234,6 +237,20 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             HttpServletRequest request,
             HttpServletResponse response,
             HttpMessageContext context) {
+        if (!settings.passwords()) { // only the provider logs people in here
+            if (isApi(request)) {
+                return unauthorized(
+                        request,
+                        response,
+                        "Passwords are switched off here: log in through "
+                                + provider.name()
+                                + " in a browser, or send an API token (Authorization: Bearer).");
+            }
+            request.setAttribute(PASSWORDS_OFF, Boolean.TRUE);
+            return context.isAuthenticationRequest()
+                    ? AuthenticationStatus.SEND_FAILURE
+                    : context.doNothing();
+        }
         Credential normalized = normalized(credential);
         String name = normalized instanceof UsernamePasswordCredential up ? up.getCaller() : "";
         String address = ClientAddress.of(request, settings.trustedProxies());

@@ -83,6 +83,8 @@ public class People {
 
     @Inject LockAdministration administration;
 
+    @Inject com.editlock.platform.Settings settings;
+
     /** A person as the people screen shows them. */
     public record Person(
             String login,
@@ -250,6 +252,13 @@ public class People {
         }
     }
 
+    /** Refuses what needs a password kept here when passwords are switched off. */
+    private void passwordsOn() {
+        if (settings != null && !settings.passwords()) {
+            throw new PersonException(409, "people.error.passwordsOff");
+        }
+    }
+
     /** The login of the person {@code issuer} knows as {@code subject}, or null for nobody. */
     public String linkedLogin(String issuer, String subject) {
         try (Connection c = dataSource.getConnection()) {
@@ -308,6 +317,7 @@ public class People {
      *     login is taken
      */
     public Added add(String login, String name, Collection<String> roles, String by) {
+        passwordsOn();
         String checkedLogin = checkedLogin(login);
         String checkedName = checkedName(name);
         Set<String> checkedRoles = checkedRoles(roles);
@@ -392,6 +402,7 @@ public class People {
      * @throws PersonException 404 for nobody
      */
     public String resetPassword(String login, String by) {
+        passwordsOn();
         String password = newPassword();
         String hash = hashes.generate(password.toCharArray());
         try (Connection c = dataSource.getConnection()) {

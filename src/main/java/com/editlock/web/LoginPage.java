@@ -32,6 +32,8 @@ public class LoginPage {
 
     @Inject ProviderLogin provider;
 
+    @Inject com.editlock.platform.Settings settings;
+
     private String next;
     private String username;
     private String password;
@@ -66,10 +68,14 @@ public class LoginPage {
                         request.getAttribute(EditlockAuthentication.RETRY_AFTER)
                                         instanceof Duration wait
                                 ? reader.say("login.throttled", wait.toSeconds())
-                                : request.getAttribute(EditlockAuthentication.DIRECTORY_DOWN)
-                                                != null
-                                        ? reader.say("login.down")
-                                        : reader.say("login.wrong");
+                                : request.getAttribute(EditlockAuthentication.PASSWORDS_OFF) != null
+                                        ? reader.say("login.passwordsOff", provider.name())
+                                        : request.getAttribute(
+                                                                EditlockAuthentication
+                                                                        .DIRECTORY_DOWN)
+                                                        != null
+                                                ? reader.say("login.down")
+                                                : reader.say("login.wrong");
                 faces.addMessage(
                         null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
             }
@@ -83,6 +89,11 @@ public class LoginPage {
      */
     String safeNext() {
         return ProviderLogin.safeNext(next);
+    }
+
+    /** Whether the login page offers its password form. */
+    public boolean isPasswords() {
+        return settings.passwords();
     }
 
     /** Whether the login page offers the company's provider. */

@@ -35,6 +35,13 @@ public class PeopleScreen implements Serializable {
 
     @Inject Viewpoint reader;
 
+    @Inject com.editlock.platform.Settings settings;
+
+    /** Whether people may have a password kept here (else they come from the provider). */
+    public boolean isPasswords() {
+        return settings.passwords();
+    }
+
     private String login;
     private String name;
     private final Map<String, Boolean> newRoles = new HashMap<>(Map.of("editor", true));

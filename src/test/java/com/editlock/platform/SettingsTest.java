@@ -146,6 +146,29 @@ class SettingsTest {
     }
 
     @Test
+    void passwordsGoOffOnlyWhenAProviderLetsPeopleIn() {
+        assertThat(of(Map.of()).passwords()).isTrue();
+        assertThatThrownBy(() -> of(Map.of(Settings.PASSWORDS, "off")))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessageContaining("LOCKS_PASSWORDS (locks.passwords) is off")
+                .hasMessageContaining("nobody could log in");
+        assertThat(
+                        of(Map.of(
+                                        Settings.PASSWORDS,
+                                        "false",
+                                        Settings.OIDC_ISSUER,
+                                        "https://login.example.com",
+                                        Settings.OIDC_CLIENT_ID,
+                                        "editlock",
+                                        Settings.OIDC_CLIENT_SECRET,
+                                        "s",
+                                        Settings.OIDC_ROLE_MAP,
+                                        "staff=editor"))
+                                .passwords())
+                .isFalse();
+    }
+
+    @Test
     void environmentNamesFollowMicroProfileMapping() {
         assertThat(Settings.environmentName("locks.db.url")).isEqualTo("LOCKS_DB_URL");
     }
