@@ -123,7 +123,10 @@ public final class ErrorAnswers {
      * post's answer would be lost by asking again), each link the same address in that language.
      */
     private static String languages(HttpServletRequest request, String uri, Locale reader) {
-        if (!"GET".equals(request.getMethod())) {
+        if (!"GET".equals(request.getMethod())
+                || uri.startsWith(request.getContextPath() + "/oidc/")) {
+            // a form post's answer would be lost by asking again; a sign-in's answer carries a
+            // code and a state, which a link must not repeat
             return "";
         }
         StringBuilder b =

@@ -541,7 +541,12 @@ public class SingleSignOnIT {
         Map<String, Long> before = people();
         HttpResponse<String> r = browser.get(answer);
         assertThat(r.statusCode()).as(answer + " → " + r.body()).isEqualTo(status);
-        assertThat(r.body()).contains(says).doesNotContain("Exception");
+        assertThat(r.body())
+                .contains(says)
+                .doesNotContain("Exception")
+                .as("the page repeats neither the code nor the state")
+                .doesNotContain("code=")
+                .doesNotContain("state=");
         assertThat(people()).as("nobody created, nothing changed").isEqualTo(before);
         assertThat(browser.get("api/locks").statusCode()).as("not logged in").isEqualTo(401);
     }
