@@ -291,16 +291,7 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
         } catch (RuntimeException e) {
             return directoryDown(request, response, context);
         }
-        if (request.getSession(false) != null) {
-            request.changeSessionId();
-        }
-        HttpSession session = request.getSession(true);
-        SessionLocks.bind(session, login, displayName);
-        session.setAttribute(
-                CALLER,
-                new SessionCaller(
-                        login, Set.copyOf(result.getCallerGroups()), System.currentTimeMillis()));
-        session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
+        loggedIn(request, login, displayName, result.getCallerGroups());
         if (!isApi(request)) { // a browser's login screen: it keeps (or now gets) a device cookie
             devices.succeeded(request, response, login, knownDevice);
         }
@@ -329,22 +320,35 @@ public class EditlockAuthentication implements HttpAuthenticationMechanism {
             return directoryDown(request, response, context);
         }
         String login = result.person().login();
-        if (request.getSession(false) != null) {
-            request.changeSessionId();
-        }
-        HttpSession session = request.getSession(true);
-        SessionLocks.bind(session, login, result.person().name());
-        session.setAttribute(
-                CALLER,
-                new SessionCaller(login, Set.copyOf(result.groups()), System.currentTimeMillis()));
+        Set<String> groups = result.person().roles();
+        HttpSession session = loggedIn(request, login, result.person().name(), groups);
         session.setAttribute(ProviderLogin.ID_TOKEN, result.idToken());
         session.setAttribute(
                 ProviderLogin.PROVIDER_SESSION,
                 new ProviderLogin.ProviderSession(result.sid(), System.currentTimeMillis()));
-        session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
         directory.seen(login);
         request.setAttribute(ProviderLogin.NEXT, result.next());
-        return context.notifyContainerAboutLogin(new CallerPrincipal(login), result.groups());
+        return context.notifyContainerAboutLogin(new CallerPrincipal(login), groups);
+    }
+
+    /**
+     * The session of a login, whichever way it came: a new session id (no fixation), a new lock
+     * owner, the caller and groups remembered, the configured timeout.
+     */
+    private HttpSession loggedIn(
+            HttpServletRequest request,
+            String login,
+            String displayName,
+            java.util.Collection<String> groups) {
+        if (request.getSession(false) != null) {
+            request.changeSessionId();
+        }
+        HttpSession session = request.getSession(true);
+        SessionLocks.bind(session, login, displayName);
+        session.setAttribute(
+                CALLER, new SessionCaller(login, Set.copyOf(groups), System.currentTimeMillis()));
+        session.setMaxInactiveInterval(settings.sessionTimeoutSeconds());
+        return session;
     }
 
     /**

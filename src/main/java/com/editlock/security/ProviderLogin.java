@@ -1,5 +1,6 @@
 package com.editlock.security;
 
+import com.editlock.platform.PlainText;
 import com.editlock.platform.Settings;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -79,8 +80,8 @@ import java.util.logging.Logger;
  *
  * Every refusal is a {@link Refused} with a sentence of the screens' bundle and changes nothing.
  * The provider's discovery document is read at the first sign-in (not at boot, so a provider that
- * is down does not stop the node) and again after an hour or after a failure. The client secret is
- * never logged: {@link Settings.Provider#toString()} leaves it out.
+ * is down does not stop the node), again an hour later, and at the next sign-in after a read that
+ * failed. The client secret is never logged: {@link Settings.Provider#toString()} leaves it out.
  */
 @ApplicationScoped
 public class ProviderLogin {
@@ -155,11 +156,11 @@ public class ProviderLogin {
     }
 
     /**
-     * Who logged in: the person, their roles, where to go, the ID token (for the logout at the
-     * provider) and the provider's session id, if it gave one (for its back-channel logout).
+     * Who logged in (with the roles the provider's groups gave), where to go, the ID token (for the
+     * logout at the provider) and the provider's session id, if it gave one (for its back-channel
+     * logout).
      */
-    public record Result(
-            People.Person person, Set<String> groups, String next, String idToken, String sid) {}
+    public record Result(People.Person person, String next, String idToken, String sid) {}
 
     @Inject Settings settings;
 
@@ -242,7 +243,12 @@ public class ProviderLogin {
         Pending pending = usedUp(request, response.getState());
         if (!response.indicatesSuccess()) {
             ErrorObject error = ((AuthenticationErrorResponse) response).getErrorObject();
-            LOG.info(() -> "The provider refused a sign-in: " + error.getCode());
+            LOG.info(
+                    () ->
+                            "The provider refused a sign-in: "
+                                    + (PlainText.isPlain(error.getCode())
+                                            ? error.getCode()
+                                            : "(a code with control characters)"));
             throw new Refused(403, "sso.error.provider", String.valueOf(error.getCode()));
         }
         AuthenticationSuccessResponse success = response.toSuccessResponse();
@@ -277,7 +283,6 @@ public class ProviderLogin {
         }
         return new Result(
                 person,
-                person.roles(),
                 pending.next(),
                 idToken.getParsedString(),
                 claims.getSessionID() == null ? null : claims.getSessionID().getValue());
@@ -555,7 +560,7 @@ public class ProviderLogin {
                 || next.startsWith("/login.xhtml")
                 || next.startsWith("/api/")
                 || next.startsWith("/oidc/")
-                || !com.editlock.platform.PlainText.isPlain(next)
+                || !PlainText.isPlain(next)
                 || next.length() > 2_000) {
             return "/configurators.xhtml";
         }

@@ -1,12 +1,14 @@
 package com.editlock.security;
 
 import com.editlock.platform.Database;
+import com.editlock.platform.Settings;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -40,7 +42,7 @@ public class ProviderLogouts {
     private static final Logger LOG = Logger.getLogger(ProviderLogouts.class.getName());
 
     /** A logout: whose, of which provider session (null: all), and when (epoch millis). */
-    record Logout(String login, String sid, long at) {}
+    record Logout(long id, String login, String sid, long at) {}
 
     @Resource(lookup = Database.JNDI_NAME)
     DataSource dataSource;
@@ -51,7 +53,15 @@ public class ProviderLogouts {
 
     private ScheduledFuture<?> looking;
 
+    @Inject Settings settings;
+
+    /** The newest row whose sessions this node ended already. */
+    private long ended = -1;
+
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        if (settings.provider().isEmpty()) {
+            return; // no provider, no logouts from it: nothing to read twice a second
+        }
         looking =
                 scheduler.scheduleWithFixedDelay(
                         this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
@@ -105,24 +115,28 @@ public class ProviderLogouts {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps =
                         c.prepareStatement(
-                                "select login, sid, logged_at from provider_logout"
+                                "select id, login, sid, logged_at from provider_logout"
                                         + " where logged_at > now() - interval '"
                                         + RECENT_MINUTES
-                                        + " minutes'")) {
+                                        + " minutes' order by id")) {
             List<Logout> found = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     found.add(
                             new Logout(
-                                    rs.getString(1),
+                                    rs.getLong(1),
                                     rs.getString(2),
-                                    rs.getTimestamp(3).getTime()));
+                                    rs.getString(3),
+                                    rs.getTimestamp(4).getTime()));
                 }
             }
             recent = List.copyOf(found);
             for (Logout logout : found) {
-                SessionTimeout.endSessionsOf(
-                        logout.login(), session -> loggedOut(logout.login(), session));
+                if (logout.id() > ended) { // a session busy then ends at its next request
+                    SessionTimeout.endSessionsOf(
+                            logout.login(), session -> loggedOut(logout.login(), session));
+                    ended = logout.id();
+                }
             }
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, "Could not look for logouts at the provider", e);

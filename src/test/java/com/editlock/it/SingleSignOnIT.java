@@ -463,6 +463,30 @@ public class SingleSignOnIT {
                 400,
                 "was not started in this browser");
 
+        // a browser keeps its five newest sign-ins: the sixth begun forgets the first
+        Browser tabs = new Browser(URI.create(base.toString())).followRedirects(false);
+        List<Begun> six = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            six.add(ProviderPages.begin(tabs));
+        }
+        refused(
+                tabs,
+                signIn(
+                                six.get(0),
+                                "sub-g" + suffix,
+                                claims("gus" + suffix, "Gus", "editlock-editors"))
+                        .toString(),
+                400,
+                "was not started in this browser");
+        HttpResponse<String> fifthNewest =
+                tabs.get(
+                        signIn(
+                                        six.get(1),
+                                        "sub-g" + suffix,
+                                        claims("gus" + suffix, "Gus", "editlock-editors"))
+                                .toString());
+        assertThat(fifthNewest.statusCode()).as(fifthNewest.body()).isEqualTo(302);
+
         // the same answer twice: the first logs in, the second is refused
         HttpResponse<String> first = begun.browser().get(answer.toString());
         assertThat(first.statusCode()).as(first.body()).isEqualTo(302);

@@ -26,7 +26,11 @@ public final class ProviderPages {
 
     /** A new browser (stopping at redirects) that begins a sign-in to come back to the list. */
     public static Begun begin(URL base) {
-        Browser browser = new Browser(URI.create(base.toString())).followRedirects(false);
+        return begin(new Browser(URI.create(base.toString())).followRedirects(false));
+    }
+
+    /** {@code browser} (stopping at redirects) begins a sign-in to come back to the list. */
+    public static Begun begin(Browser browser) {
         HttpResponse<String> start = browser.get("oidc/login?next=/configurators.xhtml");
         assertThat(start.statusCode()).as(start.body()).isEqualTo(302);
         URI authorize = URI.create(start.headers().firstValue("Location").orElseThrow());
